@@ -1,0 +1,59 @@
+/**
+ * What a runner receives and returns. Runners run inside a sandboxed child process with a
+ * wall-time and memory cap (lib/jobs/sandbox); they get bytes on disk and typed params, never
+ * database access. Throw ApiError for anything the caller should fix.
+ */
+export interface SourceFile {
+  /** Absolute path of the downloaded (and, if asked, decrypted) source. */
+  path: string;
+  /** File name from the URL or upload (e.g. "invoice.pdf"). */
+  name: string;
+  /** Content-Type reported by the server or upload, may be empty. */
+  contentType: string;
+  size: number;
+  /** The URL it came from. */
+  url: string;
+}
+
+export interface OutputFile {
+  /** Absolute path of a file the runner wrote inside `workDir`. */
+  path: string;
+  /** File name the caller sees, e.g. "result_page1-2.pdf". */
+  name: string;
+  contentType: string;
+}
+
+export interface RunContext<P> {
+  /** Validated params of the operation's contract (profiles parsed into an object). */
+  params: P;
+  /** Inputs; empty for input kind "webpage". */
+  sources: SourceFile[];
+  /** A private temporary directory for outputs; deleted after the job. */
+  workDir: string;
+  /**
+   * Fetches a secondary URL named in the params (edit/add images, rulescsvurl) through the
+   * egress guard (or straight from storage for Quire's own URLs). Honours httpusername/password.
+   */
+  fetchUrl(url: string): Promise<{ bytes: Buffer; contentType: string; name: string }>;
+  /** Progress messages for logs; optional. */
+  log(message: string): void;
+}
+
+export interface RunResult {
+  /** Files to store and link: one → `url`, several or `multiple: true` → `urls`. */
+  outputs?: OutputFile[];
+  /** Answer with `urls` even for one output (split, attachments). */
+  multiple?: boolean;
+  /** Extra envelope fields: `info`, `body` (classifier/invoice object), `fileSize`, ... */
+  fields?: Record<string, unknown>;
+  /**
+   * The text result for `inline: true` (CSV, HTML). When set and the caller asked inline,
+   * the spine puts it in `body` and stores no file.
+   */
+  inlineText?: string;
+  /** Pages processed (or in the document); drives per-page credits and `pageCount`. */
+  pageCount?: number;
+  message?: string;
+}
+
+export type Runner<P> = (ctx: RunContext<P>) => Promise<RunResult>;

@@ -1,0 +1,43 @@
+import type { z } from "zod";
+
+/** How the spine obtains the operation's input before the runner starts. */
+export type InputKind =
+  | "pdf" // one file from `url`, expected to be a PDF
+  | "document" // one file from `url`: PDF or image (PNG, JPEG, TIFF...)
+  | "images" // several files: `url` holds comma-separated URLs
+  | "sheet" // one spreadsheet file (.xls, .xlsx, .ods, .csv)
+  | "webpage"; // nothing is downloaded: the runner loads `url` in the browser through the egress guard
+
+/**
+ * The contract of one operation: declared once, used by the wire parser, the job re-check,
+ * the OpenAPI document, the dashboard form and the tests. Universal (client + server).
+ */
+export interface OperationDefinition<S extends z.ZodObject = z.ZodObject> {
+  /** One id per operation (kebab-case): folder, route, form, job payload and test names. */
+  id: string;
+  method: "POST";
+  /** The wire path, e.g. "/v1/pdf/split". */
+  path: string;
+  title: string;
+  summary: string;
+  category: "info" | "extract" | "convert" | "intelligence" | "optimize" | "edit" | "organize";
+  /** Request fields (profiles included as a nested object). */
+  params: S;
+  input: InputKind;
+  /** Base of `pages` for this operation (split is 1-based, the rest 0-based). */
+  pageBase: 0 | 1;
+  /** Credits: perCall + perPage × processed pages. perCall is reserved on accept. */
+  cost: { perCall: number; perPage: number };
+  /** The invoice parser answers `status: "created"` and always runs in the background. */
+  alwaysAsync?: boolean;
+  deprecated?: boolean;
+  /** Fields this operation adds to the success envelope, for the OpenAPI document. */
+  responseFields: Record<string, { type: string; description: string }>;
+}
+
+/** Identity function that keeps the schema type. */
+export function defineOperation<S extends z.ZodObject>(def: OperationDefinition<S>): OperationDefinition<S> {
+  return def;
+}
+
+export type ParamsOf<D> = D extends OperationDefinition<infer S> ? z.infer<S> : never;

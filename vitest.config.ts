@@ -1,0 +1,19 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+/** Three levels (STYLE.md §11): unit, api (real HTTP against a started server), e2e (Chromium). */
+export default defineConfig({
+  resolve: { alias: { "@": root.replace(/\/$/, "") } },
+  test: {
+    pool: "forks",
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      { extends: true, test: { name: "api", include: ["tests/api/**/*.test.ts"], fileParallelism: false } },
+      { extends: true, test: { name: "e2e", include: ["tests/e2e/**/*.test.ts"], fileParallelism: false } },
+    ],
+  },
+});
