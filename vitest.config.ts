@@ -5,7 +5,12 @@ const root = fileURLToPath(new URL(".", import.meta.url));
 
 /** Three levels (STYLE.md §11): unit, api (real HTTP against a started server), e2e (Chromium). */
 export default defineConfig({
-  resolve: { alias: { "@": root.replace(/\/$/, "") } },
+  resolve: {
+    alias: {
+      "@": root.replace(/\/$/, ""),
+      "server-only": `${root.replace(/\/$/, "")}/tests/helpers/empty-module.ts`,
+    },
+  },
   test: {
     pool: "forks",
     testTimeout: 60_000,
