@@ -31,6 +31,11 @@ export interface OperationDefinition<S extends z.ZodObject = z.ZodObject> {
   /** The invoice parser answers `status: "created"` and always runs in the background. */
   alwaysAsync?: boolean;
   deprecated?: boolean;
+  /**
+   * The file an async call's promised `url` will hold: its default name and type. Operations
+   * without file outputs (info, classifier, invoice) leave it out; their URL then holds the JSON result.
+   */
+  resultFile?: { name: string; contentType: string; multiple?: boolean };
   /** Fields this operation adds to the success envelope, for the OpenAPI document. */
   responseFields: Record<string, { type: string; description: string }>;
 }

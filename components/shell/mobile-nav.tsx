@@ -1,0 +1,41 @@
+"use client";
+
+import { useEffect, useState } from "react";
+import { usePathname } from "next/navigation";
+import { Icon } from "@/components/ui/icon";
+import { NavLinks } from "./nav-links";
+import type { NavGroup } from "@/lib/dashboard/nav";
+
+/** Phone-width navigation: a menu button opening the sidebar as a drawer. */
+export function MobileNav({ groups }: { groups: NavGroup[] }) {
+  const [open, setOpen] = useState(false);
+  const pathname = usePathname();
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open]);
+  return (
+    <div className="lg:hidden">
+      <button type="button" className="btn-ghost -ml-2 px-2" aria-label="Open navigation" aria-expanded={open} onClick={() => setOpen(true)}>
+        <Icon name="menu" className="size-5" />
+      </button>
+      {open ? (
+        <div className="fixed inset-0 z-50" role="dialog" aria-modal="true" aria-label="Navigation">
+          <div className="absolute inset-0 bg-zinc-950/50" onClick={() => setOpen(false)} />
+          <div className="absolute inset-y-0 left-0 w-72 overflow-y-auto bg-white shadow-xl dark:bg-zinc-900">
+            <div className="flex items-center justify-between border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+              <span className="font-semibold">Quire</span>
+              <button type="button" className="btn-ghost px-2" aria-label="Close navigation" onClick={() => setOpen(false)} autoFocus>
+                <Icon name="close" className="size-5" />
+              </button>
+            </div>
+            <NavLinks groups={groups} onNavigate={() => setOpen(false)} />
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+import "server-only";
+import crypto from "node:crypto";
+import type { z } from "zod";
+import { ApiError } from "./errors";
+import type { Caller } from "./auth";
+import type { OperationDefinition } from "@/lib/operations/types";
+import { getConfig } from "@/lib/config";
+import { releaseCredits, reserveCredits } from "@/lib/credits/ledger";
+import { reserveOutput } from "@/lib/storage/local-store";
+import { insertJob, getJob } from "@/lib/jobs/job-store";
+import { executeJob, sealPayload } from "@/lib/jobs/execute-job";
+import { enqueueJob } from "@/lib/jobs/queue";
+
+const SECRET_KEYS = /password|key|iv$|secret/i;
+
+/** The request as shown in job lists: secrets masked. */
+export function redactParams(params: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (k === "profiles" && v && typeof v === "object") out[k] = redactParams(v as Record<string, unknown>);
+    else out[k] = SECRET_KEYS.test(k) && typeof v === "string" && v ? "••••••" : v;
+  }
+  return out;
+}
+
+export interface Submitted {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Accepts a validated operation request: reserve credits, record the job, then either queue it
+ * (async, invoice parser) or run it now through the same sandboxed workers, waiting up to
+ * SYNC_TIMEOUT_MS (longer → 445, use async).
+ */
+export async function submitOperation(
+  op: OperationDefinition,
+  params: z.infer<OperationDefinition["params"]> & Record<string, unknown>,
+  caller: Caller,
+  started = Date.now(),
+): Promise<Submitted> {
+  const cfg = getConfig();
+  if (params.expiration !== undefined && Number(params.expiration) > cfg.outputLinkMaxMinutes) {
+    throw new ApiError(454, `expiration: at most ${cfg.outputLinkMaxMinutes} minutes on this server.`);
+  }
+  const isAsync = Boolean(op.alwaysAsync || params.async === true);
+  const jobId = crypto.randomUUID();
+  const reserve = op.cost.perCall + op.cost.perPage;
+  const remaining = await reserveCredits(caller.accountId, jobId, reserve, op.id);
+  try {
+    let promised: { id: string; name: string; url: string } | undefined;
+    if (isAsync) {
+      const minutes = Math.min(Number(params.expiration ?? cfg.outputLinkDefaultMinutes), cfg.outputLinkMaxMinutes);
+      const rf = op.resultFile;
+      const name = rf?.multiple
+        ? `${(params.name as string | undefined)?.replace(/\.[^.]*$/, "") || "result"}-urls.json`
+        : (params.name as string | undefined) || rf?.name || "result.json";
+      promised = await reserveOutput(
+        caller.accountId,
+        jobId,
+        name,
+        rf && !rf.multiple ? rf.contentType : "application/json",
+        new Date(Date.now() + minutes * 60_000),
+      );
+    }
+    await insertJob({
+      id: jobId,
+      accountId: caller.accountId,
+      apiKeyId: caller.keyId,
+      operation: op.id,
+      path: op.path,
+      status: "working",
+      isAsync,
+      via: caller.via,
+      source: typeof params.url === "string" ? params.url.slice(0, 2000) : null,
+      request: redactParams(params),
+      payload: sealPayload({ params, promised: promised && { id: promised.id, name: promised.name } }),
+      callbackUrl: isAsync && typeof params.callback === "string" ? params.callback : null,
+      promisedUrl: promised?.url ?? null,
+    });
+    if (isAsync) {
+      await enqueueJob(jobId);
+      return {
+        status: 200,
+        body: {
+          jobId,
+          ...(op.alwaysAsync ? {} : { url: promised!.url, name: promised!.name }),
+          error: false,
+          status: op.alwaysAsync ? "created" : 200,
+          message: op.alwaysAsync ? "Created" : undefined,
+          credits: reserve,
+          remainingCredits: remaining,
+          duration: Date.now() - started,
+        },
+      };
+    }
+  } catch (e) {
+    await releaseCredits(caller.accountId, jobId);
+    throw e;
+  }
+  const ac = new AbortController();
+  const timer = setTimeout(() => ac.abort(), cfg.syncTimeoutMs);
+  try {
+    await executeJob(jobId, ac.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+  const row = (await getJob(jobId))!;
+  const result = { ...(row.result as Record<string, unknown>) };
+  result.duration = Date.now() - started;
+  return { status: typeof result.status === "number" ? result.status : 200, body: result };
+}

@@ -1,0 +1,98 @@
+import "server-only";
+import crypto from "node:crypto";
+import { and, eq, isNull } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { apiKeys } from "@/lib/db/schema";
+import { sealSecret, openSecret } from "./secret-box";
+
+const KEY_PREFIX = "qk_";
+
+export function hashApiKey(key: string): string {
+  return crypto.createHash("sha256").update(key).digest("hex");
+}
+
+/** Creates a random, prefixed API key; stores only its SHA-256. Returns the key once. */
+export async function createApiKey(accountId: string, name: string, kind: "user" | "dashboard" = "user") {
+  const secret = KEY_PREFIX + crypto.randomBytes(24).toString("base64url");
+  const db = await getDb();
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      accountId,
+      name,
+      kind,
+      prefix: secret.slice(0, 11),
+      hash: hashApiKey(secret),
+      encryptedSecret: kind === "dashboard" ? sealSecret(secret, "dashboard-key") : null,
+    })
+    .returning();
+  return { key: publicKey(row), secret };
+}
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export function publicKey(row: ApiKeyRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    kind: row.kind,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
+const lastTouched = new Map<string, number>();
+
+/** Finds the live key for a presented secret (revocation takes effect at once: no cache). */
+export async function findApiKey(secret: string): Promise<ApiKeyRow | null> {
+  if (!secret || secret.length > 200) return null;
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.hash, hashApiKey(secret)), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  if (!row) return null;
+  // last_used_at with minute precision: one write per key per minute, off the hot path.
+  const now = Date.now();
+  if ((lastTouched.get(row.id) ?? 0) < now - 60_000) {
+    lastTouched.set(row.id, now);
+    void db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(now) })
+      .where(eq(apiKeys.id, row.id))
+      .catch(() => {});
+  }
+  return row;
+}
+
+export async function listApiKeys(accountId: string) {
+  const db = await getDb();
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(apiKeys.createdAt);
+  return rows.map(publicKey);
+}
+
+/** Revokes a key of the account; true if it existed and was live. */
+export async function revokeApiKey(accountId: string, id: string): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+    .returning();
+  return rows.length > 0;
+}
+
+/** The key the dashboard proxy uses for this account on Quire's own engine (made on first use). */
+export async function getDashboardKey(accountId: string): Promise<string> {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.kind, "dashboard"), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  if (row?.encryptedSecret) return openSecret(row.encryptedSecret, "dashboard-key");
+  return (await createApiKey(accountId, "Dashboard", "dashboard")).secret;
+}

@@ -1,0 +1,144 @@
+import "server-only";
+import type { AuthOptions, Session } from "next-auth";
+import { getServerSession } from "next-auth/next";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { redirect } from "next/navigation";
+import { getConfig, getServerSecret } from "@/lib/config";
+import { findUserByEmail, verifyUser, type DashboardUser } from "@/lib/dashboard/server/backend";
+import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from "@/lib/dashboard/server/sign-in-limit";
+
+/** Sessions last this long without activity (seconds); SESSION_MAX_AGE overrides. */
+const sessionMaxAge = Number(process.env.SESSION_MAX_AGE ?? 8 * 60 * 60);
+
+/** The OIDC provider, when OIDC_ISSUER + OIDC_CLIENT_ID + OIDC_CLIENT_SECRET are set. */
+export function oidcConfigured(): { id: string; name: string } | null {
+  if (!process.env.OIDC_ISSUER || !process.env.OIDC_CLIENT_ID || !process.env.OIDC_CLIENT_SECRET) return null;
+  return { id: "oidc", name: process.env.OIDC_NAME ?? "Single sign-on" };
+}
+
+function clientIp(headers: Record<string, unknown> | undefined): string {
+  const fwd = headers?.["x-forwarded-for"];
+  const first = typeof fwd === "string" ? fwd.split(",")[0]?.trim() : undefined;
+  const real = headers?.["x-real-ip"];
+  return first || (typeof real === "string" ? real : "") || "local";
+}
+
+function buildAuthOptions(): AuthOptions {
+  // next-auth v4 reads its own origin from NEXTAUTH_URL; Quire's PUBLIC_URL is that origin.
+  process.env.NEXTAUTH_URL ??= getConfig().publicUrl;
+  const providers: AuthOptions["providers"] = [
+    CredentialsProvider({
+      id: "credentials",
+      name: "Email and password",
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      async authorize(credentials, req) {
+        const email = String(credentials?.email ?? "").trim();
+        const password = String(credentials?.password ?? "");
+        if (!email || !password) return null;
+        const ip = clientIp(req?.headers as Record<string, unknown> | undefined);
+        const wait = signInRetryAfter(email, ip);
+        if (wait > 0) throw new Error(`Too many attempts. Try again in ${Math.ceil(wait / 60)} min.`);
+        const user = await verifyUser(email, password);
+        if (!user) {
+          recordSignInFailure(email, ip);
+          return null;
+        }
+        clearSignInFailures(email, ip);
+        return user;
+      },
+    }),
+  ];
+  const oidc = oidcConfigured();
+  if (oidc) {
+    const issuer = process.env.OIDC_ISSUER!.replace(/\/+$/, "");
+    providers.push({
+      id: oidc.id,
+      name: oidc.name,
+      type: "oauth",
+      wellKnown: `${issuer}/.well-known/openid-configuration`,
+      clientId: process.env.OIDC_CLIENT_ID,
+      clientSecret: process.env.OIDC_CLIENT_SECRET,
+      authorization: { params: { scope: "openid email profile" } },
+      idToken: true,
+      checks: ["pkce", "state"],
+      profile(p: { sub: string; email?: string; name?: string }) {
+        return { id: p.sub, email: p.email ?? "", name: p.name ?? p.email ?? "" };
+      },
+    });
+  }
+  return {
+    secret: getServerSecret(),
+    session: { strategy: "jwt", maxAge: sessionMaxAge, updateAge: 15 * 60 },
+    pages: { signIn: "/sign-in", error: "/sign-in" },
+    providers,
+    callbacks: {
+      async signIn({ user, account }) {
+        if (account?.provider === "credentials") return true;
+        // An identity provider only signs in people who already have a Quire user (same email).
+        return Boolean(user.email && (await findUserByEmail(user.email)));
+      },
+      async jwt({ token, user, account }) {
+        if (user && account) {
+          const u =
+            account.provider === "credentials"
+              ? (user as unknown as DashboardUser)
+              : await findUserByEmail(String(user.email));
+          if (u) {
+            token.sub = u.id;
+            token.accountId = u.accountId;
+            token.role = u.role;
+            token.email = u.email;
+            token.name = u.name || u.email;
+          }
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        session.user = {
+          id: String(token.sub ?? ""),
+          accountId: String(token.accountId ?? ""),
+          role: token.role === "admin" ? "admin" : "user",
+          email: String(token.email ?? ""),
+          name: String(token.name ?? ""),
+        };
+        return session;
+      },
+    },
+  };
+}
+
+let cached: AuthOptions | undefined;
+/** next-auth options, built lazily (never at import or build time: the secret lives in DATA_DIR). */
+export function getAuthOptions(): AuthOptions {
+  cached ??= buildAuthOptions();
+  return cached;
+}
+
+export type SessionUser = DashboardUser;
+
+/** The signed-in user of this request, or null. */
+export async function getSessionUser(): Promise<SessionUser | null> {
+  const session = (await getServerSession(getAuthOptions())) as Session | null;
+  const u = session?.user as Partial<SessionUser> | undefined;
+  if (!u?.id || !u.accountId) return null;
+  return u as SessionUser;
+}
+
+/** For pages and layouts: the signed-in user, or a redirect to the sign-in page. */
+export async function requirePageUser(): Promise<SessionUser> {
+  const user = await getSessionUser();
+  if (!user) redirect("/sign-in");
+  return user;
+}
+
+declare module "next-auth" {
+  interface Session {
+    user: SessionUser;
+  }
+}
+declare module "next-auth/jwt" {
+  interface JWT {
+    accountId?: string;
+    role?: "admin" | "user";
+  }
+}

@@ -1,0 +1,141 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { ApiError } from "@/lib/api/errors";
+
+/**
+ * The credits ledger: append-only rows (grant +, reserve −, capture − extra, release + back),
+ * with a cached balance on the account changed in the same transaction. Every job-related row
+ * is unique per (job, kind), so retries after a crash never charge twice, and each transaction
+ * locks the account row first, so concurrent requests can never take the balance below zero.
+ */
+
+type Tx = Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0];
+
+async function lockBalance(tx: Tx, accountId: string): Promise<number> {
+  const r = await tx.execute(sql`select balance from accounts where id = ${accountId} for update`);
+  const row = (r as unknown as { rows: Array<{ balance: string | number }> }).rows[0];
+  if (!row) throw new ApiError(401, "account not found");
+  return Number(row.balance);
+}
+
+async function rows<T>(p: Promise<unknown>): Promise<T[]> {
+  return ((await p) as { rows: T[] }).rows;
+}
+
+export async function grantCredits(accountId: string, amount: number, note = "grant"): Promise<number> {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const balance = await lockBalance(tx, accountId);
+    await tx.execute(
+      sql`insert into credit_ledger (account_id, kind, amount, note) values (${accountId}, 'grant', ${amount}, ${note})`,
+    );
+    if (balance + amount < 0) throw new ApiError(400, `cannot take ${-amount}: the balance is ${balance}`);
+    await tx.execute(sql`update accounts set balance = balance + ${amount} where id = ${accountId}`);
+    return balance + amount;
+  });
+}
+
+export async function getBalance(accountId: string): Promise<number> {
+  const db = await getDb();
+  const r = await rows<{ balance: string | number }>(
+    db.execute(sql`select balance from accounts where id = ${accountId}`),
+  );
+  return Number(r[0]?.balance ?? 0);
+}
+
+/** Reserves `amount` for a job before any work; 402 when the balance is too low. */
+export async function reserveCredits(accountId: string, jobId: string, amount: number, operation: string) {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const balance = await lockBalance(tx, accountId);
+    const existing = await rows<{ amount: number }>(
+      tx.execute(sql`select amount from credit_ledger where job_id = ${jobId} and kind = 'reserve'`),
+    );
+    if (existing.length) return balance;
+    if (balance < amount) {
+      throw new ApiError(
+        402,
+        `Not enough credits: this call needs ${amount} and the account has ${balance}. Ask an administrator for more credits.`,
+      );
+    }
+    await tx.execute(
+      sql`insert into credit_ledger (account_id, kind, amount, job_id, operation) values (${accountId}, 'reserve', ${-amount}, ${jobId}, ${operation})`,
+    );
+    await tx.execute(sql`update accounts set balance = balance - ${amount} where id = ${accountId}`);
+    return balance - amount;
+  });
+}
+
+/**
+ * Captures a job's cost on success. The reserve already took part of it; the rest is taken
+ * now, capped at the balance (the work is done, and the balance never goes negative).
+ * Returns the credits charged in total and the remaining balance. Idempotent per job.
+ */
+export async function captureCredits(accountId: string, jobId: string, cost: number, operation: string) {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const balance = await lockBalance(tx, accountId);
+    const done = await rows<{ kind: string; amount: number }>(
+      tx.execute(sql`select kind, amount from credit_ledger where job_id = ${jobId}`),
+    );
+    const reserved = -(done.find((d) => d.kind === "reserve")?.amount ?? 0);
+    const captured = done.find((d) => d.kind === "capture");
+    if (captured) return { charged: reserved - captured.amount, remaining: balance };
+    if (done.some((d) => d.kind === "release")) return { charged: 0, remaining: balance };
+    const extra = Math.max(0, Math.min(cost - reserved, balance));
+    await tx.execute(
+      sql`insert into credit_ledger (account_id, kind, amount, job_id, operation) values (${accountId}, 'capture', ${-extra}, ${jobId}, ${operation})`,
+    );
+    if (extra > 0) await tx.execute(sql`update accounts set balance = balance - ${extra} where id = ${accountId}`);
+    return { charged: reserved + extra, remaining: balance - extra };
+  });
+}
+
+/** Gives a failed job's reservation back. Idempotent; does nothing after a capture. */
+export async function releaseCredits(accountId: string, jobId: string) {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const balance = await lockBalance(tx, accountId);
+    const done = await rows<{ kind: string; amount: number }>(
+      tx.execute(sql`select kind, amount from credit_ledger where job_id = ${jobId}`),
+    );
+    const reserve = done.find((d) => d.kind === "reserve");
+    if (!reserve || done.some((d) => d.kind === "capture" || d.kind === "release")) return balance;
+    await tx.execute(
+      sql`insert into credit_ledger (account_id, kind, amount, job_id, operation) values (${accountId}, 'release', ${-reserve.amount}, ${jobId}, ${"release"})`,
+    );
+    await tx.execute(sql`update accounts set balance = balance + ${-reserve.amount} where id = ${accountId}`);
+    return balance - reserve.amount;
+  });
+}
+
+/** Ledger rows and per-day use per operation, for the dashboard. */
+export async function getLedger(accountId: string, days: number) {
+  const db = await getDb();
+  const since = new Date(Date.now() - days * 86400_000);
+  const entries = await rows<{ at: Date; kind: string; amount: number; jobId: string | null; operation: string | null; note: string | null }>(
+    db.execute(sql`select created_at as "at", kind, amount, job_id as "jobId", operation, note from credit_ledger
+      where account_id = ${accountId} and created_at >= ${since.toISOString()} order by id desc limit 500`),
+  );
+  // Net use per job: reserve + capture + release, attributed to the reserve's day and operation.
+  const daily = await rows<{ day: string; operation: string; credits: string | number }>(
+    db.execute(sql`select to_char(date_trunc('day', min(created_at)), 'YYYY-MM-DD') as day,
+        max(operation) filter (where kind = 'reserve') as operation, -sum(amount) as credits
+      from credit_ledger where account_id = ${accountId} and job_id is not null and created_at >= ${since.toISOString()}
+      group by job_id`),
+  );
+  const byKey = new Map<string, { day: string; operation: string; credits: number }>();
+  for (const d of daily) {
+    const credits = Number(d.credits);
+    if (!credits || !d.operation) continue;
+    const k = `${d.day}|${d.operation}`;
+    const cur = byKey.get(k) ?? { day: d.day, operation: d.operation, credits: 0 };
+    cur.credits += credits;
+    byKey.set(k, cur);
+  }
+  return {
+    entries: entries.map((e) => ({ ...e, amount: Number(e.amount) })),
+    daily: [...byKey.values()].sort((a, b) => a.day.localeCompare(b.day)),
+  };
+}

@@ -1,0 +1,10 @@
+import "server-only";
+import { getConfig } from "@/lib/config";
+import { getRemoteUpstream } from "./backend";
+import type { SessionUser } from "@/lib/auth/next-auth";
+
+/** The public base URL of the API the account talks to (for "copy as curl"). Never the key. */
+export async function getApiBase(user: SessionUser): Promise<string> {
+  const remote = await getRemoteUpstream(user.accountId).catch(() => null);
+  return remote?.baseUrl ?? getConfig().publicUrl;
+}

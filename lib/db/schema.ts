@@ -1,0 +1,189 @@
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+
+/** One PostgreSQL schema for PGlite (embedded) and PostgreSQL (scaled out). */
+
+export const accounts = pgTable("accounts", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  /** Cached sum of the ledger; changed only together with a ledger row, in one statement/transaction. */
+  balance: bigint("balance", { mode: "number" }).notNull().default(0),
+  /** Standard Webhooks secret (whsec_...) used to sign this account's callbacks. */
+  webhookSecret: text("webhook_secret").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const users = pgTable("users", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  accountId: uuid("account_id")
+    .notNull()
+    .references(() => accounts.id),
+  email: text("email").notNull().unique(),
+  name: text("name").notNull().default(""),
+  /** scrypt$N$r$p$salt$hash */
+  passwordHash: text("password_hash").notNull(),
+  role: text("role", { enum: ["admin", "user"] }).notNull().default("user"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    name: text("name").notNull(),
+    /** First characters of the key, safe to show ("qk_1a2b3c4d…"). */
+    prefix: text("prefix").notNull(),
+    /** SHA-256 of the whole key, hex. The key itself is never stored (except `dashboard` keys, encrypted). */
+    hash: text("hash").notNull().unique(),
+    /** "user": made by a person; "dashboard": used by the proxy on the account's behalf. */
+    kind: text("kind", { enum: ["user", "dashboard"] }).notNull().default("user"),
+    /** Only for dashboard keys: AES-GCM encrypted with the server secret. */
+    encryptedSecret: text("encrypted_secret"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("api_keys_account_idx").on(t.accountId)],
+);
+
+/** Append-only credits ledger: grant (+), reserve (−), capture (− extra, or 0), release (+ reserve back). */
+export const creditLedger = pgTable(
+  "credit_ledger",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    kind: text("kind", { enum: ["grant", "reserve", "capture", "release"] }).notNull(),
+    amount: integer("amount").notNull(),
+    jobId: text("job_id"),
+    operation: text("operation"),
+    note: text("note"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("credit_ledger_job_kind_uq").on(t.jobId, t.kind).where(sql`${t.jobId} is not null`),
+    index("credit_ledger_account_idx").on(t.accountId, t.createdAt),
+  ],
+);
+
+export const jobs = pgTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    apiKeyId: uuid("api_key_id"),
+    operation: text("operation").notNull(),
+    path: text("path").notNull(),
+    status: text("status", { enum: ["working", "success", "failed", "aborted"] }).notNull(),
+    isAsync: boolean("is_async").notNull(),
+    /** Where the request came from: "api" or "dashboard". */
+    via: text("via").notNull().default("api"),
+    source: text("source"),
+    /** The validated request, secrets removed (passwords, keys). Re-runs use `requestFull`. */
+    request: jsonb("request").notNull(),
+    /** The full validated params for the worker (secrets encrypted with the server secret). */
+    payload: text("payload").notNull(),
+    /** The job-check result once finished (the response body a sync caller would get). */
+    result: jsonb("result"),
+    message: text("message"),
+    credits: integer("credits").notNull().default(0),
+    pageCount: integer("page_count"),
+    callbackUrl: text("callback_url"),
+    /** For async jobs: the final output URL promised in the first answer. */
+    promisedUrl: text("promised_url"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    durationMs: integer("duration_ms"),
+  },
+  (t) => [index("jobs_account_created_idx").on(t.accountId, t.createdAt)],
+);
+
+export const files = pgTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    accountId: uuid("account_id"),
+    kind: text("kind", { enum: ["upload", "output"] }).notNull(),
+    name: text("name").notNull(),
+    contentType: text("content_type").notNull().default("application/octet-stream"),
+    size: bigint("size", { mode: "number" }).notNull().default(0),
+    /** True once the bytes are on disk (presigned uploads start false). */
+    complete: boolean("complete").notNull().default(false),
+    jobId: text("job_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("files_expires_idx").on(t.expiresAt)],
+);
+
+export const callbackDeliveries = pgTable(
+  "callback_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    jobId: text("job_id").notNull(),
+    url: text("url").notNull(),
+    attempt: integer("attempt").notNull(),
+    ok: boolean("ok").notNull(),
+    httpStatus: integer("http_status"),
+    error: text("error"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("callback_deliveries_job_idx").on(t.jobId)],
+);
+
+/** Dashboard: named classification rule sets per account. */
+export const ruleSets = pgTable(
+  "rule_sets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    name: text("name").notNull(),
+    rules: text("rules").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("rule_sets_account_name_uq").on(t.accountId, t.name)],
+);
+
+/** Dashboard: the upstream API the proxy talks to (absent = Quire's own engine). */
+export const upstreams = pgTable("upstreams", {
+  accountId: uuid("account_id")
+    .primaryKey()
+    .references(() => accounts.id),
+  baseUrl: text("base_url").notNull(),
+  /** AES-GCM encrypted with the server secret. */
+  apiKeyEncrypted: text("api_key_encrypted").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Dashboard: sign-in attempts for rate limiting. */
+export const signInAttempts = pgTable(
+  "sign_in_attempts",
+  {
+    key: text("key").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.at] })],
+);

@@ -1,0 +1,25 @@
+import "server-only";
+/**
+ * The egress guard: every outbound request of Quire (source downloads, secondary URLs,
+ * callbacks, browser requests) goes through here. See docs/security.md.
+ */
+export { checkUrl, parseHttpUrl, type CheckUrlOptions, type CheckedUrl, type LookupFn } from "./check-url";
+export {
+  egressFetch,
+  egressDownloadToFile,
+  defaultMaxBytes,
+  defaultTimeoutMs,
+  type EgressFetchOptions,
+  type EgressResponse,
+  type EgressDownload,
+} from "./fetch";
+export {
+  getEgressPolicy,
+  setEgressPolicyForTests,
+  parseEgressAllow,
+  isHostAllowed,
+  isAddressAllowed,
+  type EgressPolicy,
+} from "./policy";
+export { classifyAddress, isPublicAddress, parseIp, type AddressKind, type AddressVerdict } from "./address";
+export { fileNameFromResponse, sanitizeFileName } from "./file-name";

@@ -1,0 +1,229 @@
+import "server-only";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
+import { ApiError } from "@/lib/api/errors";
+import { openBlackhole, type Blackhole } from "./blackhole-proxy";
+import { requireChromium } from "./chromium-path";
+
+/**
+ * One warm Chromium per process, a fresh incognito context per job, at most `maxConcurrent`
+ * jobs at a time (the rest wait in a FIFO queue), and a new browser after `maxJobsPerBrowser`
+ * jobs or as soon as the old one crashes or disconnects. Memory leaks and a page that wedges
+ * the renderer therefore cost at most one browser generation.
+ */
+export interface BrowserPoolOptions {
+  maxConcurrent: number;
+  maxJobsPerBrowser: number;
+  launchTimeoutMs: number;
+}
+
+function envInt(name: string, fallback: number): number {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}
+
+/** Defaults from env: BROWSER_CONCURRENCY (2), BROWSER_RESTART_AFTER (50 jobs), BROWSER_LAUNCH_TIMEOUT_MS (30 s). */
+export function browserPoolOptionsFromEnv(): BrowserPoolOptions {
+  return {
+    maxConcurrent: envInt("BROWSER_CONCURRENCY", 2),
+    maxJobsPerBrowser: envInt("BROWSER_RESTART_AFTER", 50),
+    launchTimeoutMs: envInt("BROWSER_LAUNCH_TIMEOUT_MS", 30_000),
+  };
+}
+
+/** Flags for a headless, quiet Chromium that phones nowhere on its own. */
+const chromiumArgs = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-domain-reliability",
+  "--disable-breakpad",
+  "--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,InterestFeedContentSuggestions,AutofillServerCommunication,CertificateTransparencyComponentUpdater",
+  "--no-first-run",
+  "--no-default-browser-check",
+  "--no-pings",
+  "--metrics-recording-only",
+  "--mute-audio",
+  "--disable-dev-shm-usage",
+];
+
+interface Generation {
+  id: number;
+  browser: Browser;
+  blackhole: Blackhole;
+  jobs: number;
+  active: number;
+  retiring: boolean;
+}
+
+/** A browser context leased to one job; `crashed()` tells whether the browser died under it. */
+export interface Lease {
+  context: BrowserContext;
+  crashed(): boolean;
+}
+
+export class BrowserPool {
+  private live: Generation | undefined;
+  private launching: Promise<Generation> | undefined;
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  private generations = 0;
+  private closed = false;
+
+  constructor(private readonly options: BrowserPoolOptions) {}
+
+  /** Jobs running now and jobs queued behind them (for logs and tests). */
+  stats() {
+    return { running: this.running, queued: this.waiting.length, generations: this.generations };
+  }
+
+  /**
+   * Runs `job` with a fresh context of the warm browser, once a slot is free. The context is
+   * closed afterwards whatever happens; `deadline` (epoch ms) bounds the wait in the queue.
+   */
+  async withContext<T>(contextOptions: BrowserContextOptions, deadline: number, job: (lease: Lease) => Promise<T>): Promise<T> {
+    if (this.closed) throw new ApiError(500, "The browser pool is shut down.");
+    await this.takeSlot(deadline);
+    let generation: Generation | undefined;
+    let context: BrowserContext | undefined;
+    try {
+      generation = await this.generation();
+      generation.jobs++;
+      generation.active++;
+      if (generation.jobs >= this.options.maxJobsPerBrowser) this.retire(generation);
+      const gen = generation;
+      context = await gen.browser.newContext(contextOptions);
+      return await job({ context, crashed: () => !gen.browser.isConnected() });
+    } finally {
+      await context?.close().catch(() => {});
+      if (generation) {
+        generation.active--;
+        if (generation.retiring && generation.active === 0) void this.dispose(generation);
+      }
+      this.releaseSlot();
+    }
+  }
+
+  /** Closes the browser and refuses new jobs (process shutdown, tests). */
+  async shutdown(): Promise<void> {
+    this.closed = true;
+    const gen = this.live ?? (await this.launching?.catch(() => undefined));
+    this.live = undefined;
+    if (gen) await this.dispose(gen);
+    for (const wake of this.waiting.splice(0)) wake();
+  }
+
+  private takeSlot(deadline: number): Promise<void> {
+    if (this.running < this.options.maxConcurrent) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        clearTimeout(timer);
+        if (this.closed) return reject(new ApiError(500, "The browser pool is shut down."));
+        this.running++;
+        resolve();
+      };
+      const timer = setTimeout(
+        () => {
+          const i = this.waiting.indexOf(wake);
+          if (i >= 0) this.waiting.splice(i, 1);
+          reject(new ApiError(408, "The server is busy rendering other web pages; the job timed out in the queue. Try again later."));
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      this.waiting.push(wake);
+    });
+  }
+
+  private releaseSlot(): void {
+    this.running--;
+    const next = this.waiting.shift();
+    if (next) next();
+  }
+
+  /** The live browser generation, launching one when there is none or the last one died. */
+  private generation(): Promise<Generation> {
+    const live = this.live;
+    if (live && !live.retiring && live.browser.isConnected()) return Promise.resolve(live);
+    if (live) this.retire(live);
+    if (!this.launching) {
+      const launching: Promise<Generation> = this.launch()
+        .then((gen) => {
+          if (this.closed) {
+            void this.dispose(gen);
+            throw new ApiError(500, "The browser pool is shut down.");
+          }
+          this.live = gen;
+          return gen;
+        })
+        .finally(() => {
+          if (this.launching === launching) this.launching = undefined;
+        });
+      this.launching = launching;
+    }
+    return this.launching;
+  }
+
+  private async launch(): Promise<Generation> {
+    const executablePath = requireChromium();
+    const blackhole = await openBlackhole();
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({
+        executablePath,
+        args: chromiumArgs,
+        // SOCKS to a dead end: Chromium then also stops resolving host names itself.
+        proxy: { server: blackhole.server },
+        timeout: this.options.launchTimeoutMs,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    } catch (e) {
+      await blackhole.close();
+      const why = (e as Error).message?.split("\n")[0] ?? String(e);
+      throw new ApiError(500, `Web page conversion is unavailable: Chromium at ${executablePath} failed to start (${why}).`);
+    }
+    const gen: Generation = { id: ++this.generations, browser, blackhole, jobs: 0, active: 0, retiring: false };
+    browser.on("disconnected", () => {
+      // A crash: the next job launches a fresh browser.
+      this.retire(gen);
+      void gen.blackhole.close();
+    });
+    return gen;
+  }
+
+  private retire(gen: Generation): void {
+    gen.retiring = true;
+    if (this.live === gen) this.live = undefined;
+    if (gen.active === 0) void this.dispose(gen);
+  }
+
+  private async dispose(gen: Generation): Promise<void> {
+    gen.retiring = true;
+    await gen.browser.close().catch(() => {});
+    await gen.blackhole.close().catch(() => {});
+  }
+}
+
+const key = Symbol.for("quire.browserPool");
+type WithPool = typeof globalThis & { [key]?: BrowserPool };
+
+/** The process-wide pool (kept on globalThis so dev reloads and tests share one browser). */
+export function getBrowserPool(): BrowserPool {
+  const g = globalThis as WithPool;
+  g[key] ??= new BrowserPool(browserPoolOptionsFromEnv());
+  return g[key];
+}
+
+/** Shuts the process-wide pool down; the next getBrowserPool() starts a new one. */
+export async function shutdownBrowserPool(): Promise<void> {
+  const g = globalThis as WithPool;
+  const pool = g[key];
+  g[key] = undefined;
+  await pool?.shutdown();
+}

@@ -1,0 +1,107 @@
+import { ApiError } from "@/lib/api/errors";
+
+/**
+ * Print settings of web page → PDF (seed: `margins`, `paperSize`, `orientation`): parsed from the
+ * caller's strings into CSS pixels (96 per inch), which is what Chromium's printToPDF takes.
+ * Pure functions, so the contract tests and the renderer share them.
+ */
+
+const pxPerUnit: Record<string, number> = { px: 1, in: 96, cm: 96 / 2.54, mm: 96 / 25.4, pt: 96 / 72 };
+
+/** Named paper sizes of the seed, portrait, in inches (the same table as Chromium/Playwright). */
+export const paperSizes: Record<string, { width: number; height: number }> = {
+  Letter: { width: 8.5, height: 11 },
+  Legal: { width: 8.5, height: 14 },
+  Tabloid: { width: 11, height: 17 },
+  Ledger: { width: 17, height: 11 },
+  A0: { width: 33.1, height: 46.8 },
+  A1: { width: 23.4, height: 33.1 },
+  A2: { width: 16.54, height: 23.4 },
+  A3: { width: 11.7, height: 16.54 },
+  A4: { width: 8.27, height: 11.7 },
+  A5: { width: 5.83, height: 8.27 },
+  A6: { width: 4.13, height: 5.83 },
+};
+
+/** Largest page side we print (200 in, the classic PDF viewer limit of 14 400 pt). */
+const MAX_SIDE_PX = 200 * 96;
+const MIN_SIDE_PX = 0.5 * 96;
+
+export interface Margins {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+/** Page size in CSS px after orientation. */
+export interface PaperSize {
+  width: number;
+  height: number;
+}
+
+/**
+ * Parses one length: a number with an optional unit (px, mm, cm, in; pt also accepted).
+ * A bare number is in px, as in CSS. Returns CSS px.
+ */
+export function parseLength(text: string, field: string): number {
+  const m = /^([0-9]*\.?[0-9]+)\s*(px|mm|cm|in|pt)?$/i.exec(text.trim());
+  if (!m) {
+    throw new ApiError(454, `${field}: "${text}" is not a length; use a number with px, mm, cm or in, e.g. 10mm or 0.5in.`);
+  }
+  return Number(m[1]) * pxPerUnit[(m[2] ?? "px").toLowerCase()];
+}
+
+/**
+ * Parses `margins`: one value for all sides, or CSS shorthand with two, three or four values
+ * (the seed's form is `{top} {right} {bottom} {left}`). Empty/absent → `fallback`.
+ */
+export function parseMargins(text: string | undefined, fallback: Margins): Margins {
+  const parts = (text ?? "").trim().split(/[\s,]+/).filter(Boolean);
+  if (parts.length === 0) return { ...fallback };
+  if (parts.length > 4) {
+    throw new ApiError(454, `margins: "${text}" has ${parts.length} values; give one, or four as "top right bottom left".`);
+  }
+  const v = parts.map((p) => parseLength(p, "margins"));
+  const [top, right = top, bottom = top, left = right] = v;
+  return { top, right, bottom, left };
+}
+
+/**
+ * Parses `paperSize`: a name (Letter, Legal, Tabloid, Ledger, A0–A6; any case) or custom
+ * `<width> <height>` with optional units. Default A4. `landscape` swaps the sides.
+ */
+export function parsePaperSize(text: string | undefined, landscape: boolean): PaperSize {
+  const raw = (text ?? "").trim() || "A4";
+  const named = Object.keys(paperSizes).find((k) => k.toLowerCase() === raw.toLowerCase());
+  let width: number;
+  let height: number;
+  if (named) {
+    width = paperSizes[named].width * 96;
+    height = paperSizes[named].height * 96;
+  } else {
+    const parts = raw.split(/\s*[x×,]\s*|\s+/i).filter(Boolean);
+    if (parts.length !== 2) {
+      throw new ApiError(
+        454,
+        `paperSize: "${raw}" is not a known size; use Letter, Legal, Tabloid, Ledger, A0–A6, or "<width> <height>" such as "210mm 297mm".`,
+      );
+    }
+    width = parseLength(parts[0], "paperSize");
+    height = parseLength(parts[1], "paperSize");
+  }
+  for (const side of [width, height]) {
+    if (side < MIN_SIDE_PX || side > MAX_SIDE_PX) {
+      throw new ApiError(454, `paperSize: each side must be between 0.5 in and 200 in; "${raw}" is outside that range.`);
+    }
+  }
+  return landscape ? { width: height, height: width } : { width, height };
+}
+
+/** Fails when the margins leave no printable area on the page. */
+export function checkMarginsFit(margins: Margins, paper: PaperSize): void {
+  const minContent = 24; // a quarter inch: Chromium refuses margins that swallow the page
+  if (margins.left + margins.right > paper.width - minContent || margins.top + margins.bottom > paper.height - minContent) {
+    throw new ApiError(454, "margins: the margins are larger than the page; make them smaller or choose a larger paperSize.");
+  }
+}

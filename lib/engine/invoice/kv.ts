@@ -1,0 +1,143 @@
+/**
+ * Label/value pairs read from the layout in both directions: "Label: value" inside one
+ * segment, the value in the next segment to the right on the same row, or the value under the
+ * label (header rows of small tables: "Invoice Date | Due Date" over "03/20/2023 | 04/04/2023").
+ */
+import type { Word } from "@/lib/engine/text/types";
+import type { Box, Layout, Segment } from "@/lib/engine/invoice/layout";
+import { boxOf, xOverlap } from "@/lib/engine/invoice/layout";
+import { LABELS, matchLabelAt, type CompiledLabel, type LabelHit } from "@/lib/engine/invoice/labels";
+import { foldKeepLength } from "@/lib/engine/invoice/text-utils";
+
+/** A label found in a segment, with the raw value text that follows it inside the segment. */
+export interface LabelOccurrence {
+  seg: Segment;
+  hit: LabelHit;
+  /** Text after the label up to the next label of the same segment (may be empty). */
+  inline: string;
+  /** Words of the inline value. */
+  inlineWords: Word[];
+  /** Box of the label words. */
+  labelBox: Box;
+  /** True when the label is the whole segment (with its colon): a "label-only" cell. */
+  labelOnly: boolean;
+}
+
+export type Direction = "inline" | "right" | "below";
+
+/** A raw value candidate for a label: its text and where it sits. */
+export interface RawValue {
+  occ: LabelOccurrence;
+  direction: Direction;
+  text: string;
+  words: Word[];
+  box: Box;
+  /** The segment the value came from (for right/below values). */
+  seg?: Segment;
+}
+
+/** Character offsets of each word inside `seg.text` (joinWords inserts at most one space). */
+function wordOffsets(seg: Segment): number[] {
+  const offs: number[] = [];
+  let pos = 0;
+  for (const w of seg.words) {
+    const at = seg.text.indexOf(w.text, pos);
+    offs.push(at < 0 ? pos : at);
+    pos = (at < 0 ? pos : at) + w.text.length;
+  }
+  return offs;
+}
+
+function wordsIn(seg: Segment, offs: number[], from: number, to: number): Word[] {
+  return seg.words.filter((w, i) => offs[i] >= from && offs[i] < to);
+}
+
+/**
+ * Finds label occurrences in every segment: a label at the start of the segment (colon
+ * optional), and further labels inside it when they end with a colon ("Date: 1/2/23 Terms: Net 30").
+ */
+export function findLabels(layout: Layout, labels: CompiledLabel[] = LABELS): LabelOccurrence[] {
+  const out: LabelOccurrence[] = [];
+  for (const seg of layout.segments) out.push(...labelsInSegment(seg, labels));
+  return out;
+}
+
+export function labelsInSegment(seg: Segment, labels: CompiledLabel[] = LABELS): LabelOccurrence[] {
+  const folded = foldKeepLength(seg.text);
+  const offs = wordOffsets(seg);
+  const hits: LabelHit[] = [];
+  for (let i = 0; i < offs.length; i++) {
+    const pos = offs[i];
+    if (hits.length > 0 && pos < hits[hits.length - 1].valueStart) continue;
+    let p = pos;
+    // Skip leading bullets or symbols ("• Tel.", "* Invoice No").
+    while (p < folded.length && /[•*·\-–>|]/.test(folded[p])) p++;
+    while (p < folded.length && folded[p] === " ") p++;
+    const hit = matchLabelAt(folded, p, labels);
+    if (!hit) continue;
+    if (i === 0 || hit.hasColon) hits.push(hit);
+  }
+  return hits.map((hit, k) => {
+    const valueEnd = k + 1 < hits.length ? hits[k + 1].start : seg.text.length;
+    const inline = seg.text.slice(hit.valueStart, valueEnd).trim();
+    const labelWords = wordsIn(seg, offs, hit.start, Math.max(hit.start + 1, hit.end));
+    const inlineWords = wordsIn(seg, offs, hit.valueStart, valueEnd);
+    return {
+      seg,
+      hit,
+      inline,
+      inlineWords,
+      labelBox: boxOf(labelWords.length > 0 ? labelWords : seg.words, seg.page),
+      labelOnly: hits.length === 1 && inline === "",
+    };
+  });
+}
+
+/** Whether a segment starts with a label (so it is not a value of another label). */
+export function startsWithLabel(seg: Segment, labels: CompiledLabel[] = LABELS, minWeight = 2): boolean {
+  const folded = foldKeepLength(seg.text);
+  const hit = matchLabelAt(folded, 0, labels);
+  if (!hit) return false;
+  // "Total 12.00" starts with a label; so does a bare "Date". A name like "Bill Smith" does not
+  // ("bill" needs a value with digits to count), hence the weight floor for word-like labels.
+  return hit.label.weight >= minWeight || hit.hasColon || hit.end === folded.trimEnd().length;
+}
+
+/**
+ * The raw values a label may have, best first: inline text; else the nearest segment right
+ * of it on the same row; else the nearest segment below it that overlaps it horizontally.
+ */
+export function valuesFor(occ: LabelOccurrence, layout: Layout, labelSegs: Set<number>): RawValue[] {
+  const out: RawValue[] = [];
+  const { seg } = occ;
+  if (occ.inline !== "" && occ.inlineWords.length > 0) {
+    out.push({ occ, direction: "inline", text: occ.inline, words: occ.inlineWords, box: boxOf(occ.inlineWords, seg.page) });
+  }
+  const page = layout.pages.find((p) => p.index === seg.page);
+  if (!page) return out;
+  // Only the last label of a segment may take the value to the right of the segment.
+  const segLabels = occ.inline === "" || occ.labelOnly;
+  if (segLabels) {
+    const row = page.rows[seg.row];
+    const right = row.segments.filter((s) => s.x0 >= seg.x1 - 1).sort((a, b) => a.x0 - b.x0)[0];
+    if (right && !labelSegs.has(right.id) && right.x0 - seg.x1 < page.width * 0.55) {
+      out.push({ occ, direction: "right", text: right.text, words: right.words, box: right, seg: right });
+    }
+    const lh = layout.lineHeight;
+    for (let r = seg.row + 1; r < page.rows.length && r <= seg.row + 4; r++) {
+      const row2 = page.rows[r];
+      if (row2.y0 - seg.y1 > lh * 2.6) break;
+      const under = row2.segments.filter(
+        (s) => xOverlap(s, seg) > 0.3 || Math.abs(s.x0 - seg.x0) < lh * 1.2 || Math.abs(s.x1 - seg.x1) < lh * 1.2,
+      );
+      // The value under a label cell lines up with it more than with its neighbours.
+      const best = under.sort((a, b) => Math.abs(a.x0 - seg.x0) - Math.abs(b.x0 - seg.x0))[0];
+      if (best) {
+        if (labelSegs.has(best.id)) break;
+        out.push({ occ, direction: "below", text: best.text, words: best.words, box: best, seg: best });
+        break;
+      }
+    }
+  }
+  return out;
+}

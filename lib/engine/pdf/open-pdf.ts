@@ -1,0 +1,129 @@
+import "server-only";
+import * as mupdf from "mupdf";
+import { ApiError } from "@/lib/api/errors";
+
+/**
+ * MuPDF reports repairs and syntax problems through its log callback; by default the WASM build
+ * prints them to the console, which would spam the worker's output for every damaged upload.
+ * We keep the last few messages instead (useful in a 442 message and for tests) and print them
+ * only when QUIRE_MUPDF_LOG=1.
+ */
+const recentLog: string[] = [];
+const LOG_KEEP = 20;
+
+function remember(level: string, message: string): void {
+  recentLog.push(`${level}: ${message}`);
+  if (recentLog.length > LOG_KEEP) recentLog.shift();
+  if (process.env.QUIRE_MUPDF_LOG === "1") process.stderr.write(`mupdf ${level}: ${message}\n`);
+}
+
+let logInstalled = false;
+
+/** Routes MuPDF's warnings and errors away from stdout; safe to call many times. */
+export function quietMupdf(): void {
+  if (logInstalled) return;
+  mupdf.setLog({ warning: (m) => remember("warning", m), error: (m) => remember("error", m) });
+  logInstalled = true;
+}
+quietMupdf();
+
+/** The latest MuPDF log lines (warnings about repairs and the like), oldest first. */
+export function recentMupdfLog(): string[] {
+  return [...recentLog];
+}
+
+/**
+ * Acrobat accepts a PDF whose `%PDF-` marker appears anywhere in the first 1024 bytes
+ * (ISO 32000-2 §7.5.2 notes leading garbage is common). Anything else is not a PDF: checking
+ * first keeps MuPDF from sniffing the bytes as HTML, an image or XPS and "opening" them.
+ */
+export function looksLikePdf(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024));
+  return head.includes("%PDF-");
+}
+
+export interface OpenPdfResult {
+  doc: mupdf.PDFDocument;
+  /** How the password authenticated: "none" (not encrypted), "empty" (empty user password), "user" or "owner". */
+  access: "none" | "empty" | "user" | "owner";
+}
+
+/**
+ * Opens PDF bytes with MuPDF, repairing what can be repaired, and authenticates `password`.
+ * Not a PDF, unrepairable or zero pages → 442; encrypted without or with a wrong password → 441.
+ * The caller owns the document and should `destroy()` it when done.
+ */
+export function openPdf(bytes: Uint8Array, password?: string): mupdf.PDFDocument {
+  return openPdfWithAccess(bytes, password).doc;
+}
+
+/** openPdf, also telling how the document was unlocked (owner access lifts permission limits). */
+export function openPdfWithAccess(bytes: Uint8Array, password?: string): OpenPdfResult {
+  if (bytes.byteLength === 0) throw new ApiError(442, "the file is empty: send the URL of a PDF document.");
+  if (!looksLikePdf(bytes)) {
+    throw new ApiError(442, "the file is not a PDF or is damaged beyond repair: it has no %PDF- header.");
+  }
+  let doc: mupdf.PDFDocument;
+  try {
+    const opened = mupdf.Document.openDocument(bytes, "application/pdf");
+    const pdf = opened.asPDF();
+    if (!pdf) {
+      opened.destroy();
+      throw new ApiError(442, "the file is not a PDF or is damaged beyond repair: it was not read as a PDF.");
+    }
+    doc = pdf;
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    throw new ApiError(442, `the file is not a PDF or is damaged beyond repair: ${describe(e)}.`);
+  }
+
+  try {
+    const access = unlock(doc, password);
+    let pages: number;
+    try {
+      pages = doc.countPages();
+    } catch (e) {
+      throw new ApiError(442, `the file is not a PDF or is damaged beyond repair: ${describe(e)}.`);
+    }
+    if (pages < 1) throw new ApiError(442, "the file is not a PDF or is damaged beyond repair: it has no pages.");
+    return { doc, access };
+  } catch (e) {
+    doc.destroy();
+    throw e;
+  }
+}
+
+/** Applies the password. MuPDF's authenticate result is a bit set: 1 no password needed, 2 user, 4 owner. */
+function unlock(doc: mupdf.PDFDocument, password: string | undefined): OpenPdfResult["access"] {
+  const encrypted = isEncrypted(doc);
+  if (doc.needsPassword()) {
+    if (password === undefined || password === "") {
+      throw new ApiError(441, "this PDF is encrypted: send its password in `password`.");
+    }
+    const r = doc.authenticatePassword(password);
+    if (r === 0) throw new ApiError(441, "wrong password: the `password` given does not open this PDF.");
+    return r & 4 ? "owner" : "user";
+  }
+  if (!encrypted) return "none";
+  // Encrypted with an empty user password: it opens anyway. A given password can still be the
+  // owner password, which lifts the permission restrictions; a wrong one changes nothing.
+  if (password) {
+    const r = doc.authenticatePassword(password);
+    if (r & 4) return "owner";
+  }
+  return "empty";
+}
+
+/** True when the trailer names an /Encrypt dictionary. */
+export function isEncrypted(doc: mupdf.PDFDocument): boolean {
+  try {
+    return !doc.getTrailer().get("Encrypt").isNull();
+  } catch {
+    return false;
+  }
+}
+
+function describe(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.replace(/\s+/g, " ").trim().slice(0, 200) || "unknown error";
+}

@@ -1,0 +1,422 @@
+import "server-only";
+import * as mupdf from "mupdf";
+import type { PageText, Rule, Word } from "@/lib/engine/text/types";
+
+/**
+ * Word boxes and ruling lines of PDF pages, from MuPDF's structured text.
+ *
+ * Coordinates are PDF points in the page's displayed space (after /Rotate, top-left origin,
+ * y downwards) — the same space MuPDF renders in, so boxes line up with rendered pixels.
+ *
+ * Words are runs of non-space characters inside one MuPDF line; a word also ends at a gap wider
+ * than ~0.4 em without a space character (tables typeset with positioned glyphs). Characters of
+ * right-to-left scripts are ordered right to left inside a word, so `text` reads correctly.
+ */
+export interface ExtractOptions {
+  /** Collect ruling lines (stroked lines, thin filled rectangles, rectangle edges). Default false. */
+  withRules?: boolean;
+  /**
+   * Keep text drawn invisibly (render mode 3, the text layer of OCRed scans). Default true:
+   * for an OCRed scan that layer is the only text there is.
+   */
+  includeInvisible?: boolean;
+  /** Drop a word whose box sits within ~1pt of an identical word (shadow or bold-by-overprint text). Default true. */
+  dropShadowText?: boolean;
+}
+
+/** Extracts the positioned words (and optionally rules) of the given 0-based pages. */
+export function extractPageTexts(
+  doc: mupdf.PDFDocument | mupdf.Document,
+  pageIndices: number[],
+  opts: ExtractOptions = {},
+): PageText[] {
+  return pageIndices.map((i) => extractPageText(doc, i, opts));
+}
+
+/** One page of extractPageTexts. */
+export function extractPageText(
+  doc: mupdf.PDFDocument | mupdf.Document,
+  index: number,
+  opts: ExtractOptions = {},
+): PageText {
+  const page = doc.loadPage(index);
+  try {
+    const [bx0, by0, bx1, by1] = page.getBounds();
+    const rotation = pageRotation(page);
+    const needDevice = opts.withRules === true || opts.includeInvisible === false;
+    let words: Word[];
+    let rules: Rule[] = [];
+    if (needDevice) {
+      const list = page.toDisplayList(false);
+      try {
+        const collected = collectGraphics(list, opts.withRules === true, opts.includeInvisible === false);
+        rules = collected.rules;
+        const stext = list.toStructuredText(STEXT_OPTIONS);
+        try {
+          words = wordsFromStext(stext, collected.invisible);
+        } finally {
+          stext.destroy();
+        }
+      } finally {
+        list.destroy();
+      }
+    } else {
+      const stext = page.toStructuredText(STEXT_OPTIONS);
+      try {
+        words = wordsFromStext(stext, null);
+      } finally {
+        stext.destroy();
+      }
+    }
+    // The page box may not start at 0,0 (a cropped page): move everything to a 0-based origin.
+    if (bx0 !== 0 || by0 !== 0) {
+      for (const w of words) (w.x0 -= bx0, w.x1 -= bx0, w.y0 -= by0, w.y1 -= by0);
+      for (const r of rules) (r.x0 -= bx0, r.x1 -= bx0, r.y0 -= by0, r.y1 -= by0);
+    }
+    if (opts.dropShadowText !== false) words = dropShadows(words);
+    return { index, width: bx1 - bx0, height: by1 - by0, rotation, words, rules };
+  } finally {
+    page.destroy();
+  }
+}
+
+/** Ligatures are expanded so "ﬁ" matches "fi"; whitespace is kept to find word ends. */
+const STEXT_OPTIONS = "preserve-whitespace";
+
+function pageRotation(page: mupdf.Page): number {
+  if (page instanceof mupdf.PDFPage) {
+    try {
+      const r = page.getObject().getInheritable("Rotate");
+      const n = r.isNumber() ? r.asNumber() : 0;
+      return (((Math.round(n / 90) * 90) % 360) + 360) % 360;
+    } catch {
+      return 0;
+    }
+  }
+  return 0;
+}
+
+interface FontInfo {
+  name: string;
+  bold: boolean;
+  italic: boolean;
+}
+
+interface CharBox {
+  c: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  rtl: boolean;
+}
+
+const RTL_RE = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+const SPACE_RE = /\s/;
+
+function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | null): Word[] {
+  const words: Word[] = [];
+  const fonts = new Map<number, FontInfo>();
+  let lineId = -1;
+  let chars: CharBox[] = [];
+  let font: FontInfo | null = null;
+  let size = 0;
+  let color = 0;
+  let lastX1 = Number.NaN;
+
+  const flush = () => {
+    if (chars.length === 0) return;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    let rtlCount = 0;
+    for (const ch of chars) {
+      if (ch.x0 < x0) x0 = ch.x0;
+      if (ch.y0 < y0) y0 = ch.y0;
+      if (ch.x1 > x1) x1 = ch.x1;
+      if (ch.y1 > y1) y1 = ch.y1;
+      if (ch.rtl) rtlCount++;
+    }
+    let text: string;
+    if (rtlCount * 2 > chars.length) {
+      // Right-to-left: the reading order is by decreasing x, whatever order the PDF drew them in.
+      text = [...chars].sort((a, b) => b.x0 - a.x0).map((c) => c.c).join("");
+    } else {
+      text = chars.map((c) => c.c).join("");
+    }
+    words.push({
+      text,
+      x0,
+      y0,
+      x1,
+      y1,
+      fontSize: round2(size),
+      fontName: font?.name ?? "",
+      bold: font?.bold ?? false,
+      italic: font?.italic ?? false,
+      color,
+      lineId,
+    });
+    chars = [];
+  };
+
+  stext.walk({
+    beginLine() {
+      flush();
+      lineId++;
+      lastX1 = Number.NaN;
+    },
+    onChar(c, origin, f, sz, quad, rgb) {
+      if (SPACE_RE.test(c) || c === "\u00a0") {
+        flush();
+        lastX1 = Number.NaN;
+        return;
+      }
+      if (invisible && invisible.has(originKey(origin[0], origin[1]))) return;
+      const x0 = Math.min(quad[0], quad[2], quad[4], quad[6]);
+      const x1 = Math.max(quad[0], quad[2], quad[4], quad[6]);
+      const y0 = Math.min(quad[1], quad[3], quad[5], quad[7]);
+      const y1 = Math.max(quad[1], quad[3], quad[5], quad[7]);
+      const rgbInt = (Math.round(rgb[0] * 255) << 16) | (Math.round(rgb[1] * 255) << 8) | Math.round(rgb[2] * 255);
+      if (chars.length > 0) {
+        // A wide gap without a space, or a change of colour, starts a new word.
+        const gap = Math.min(Math.abs(x0 - lastX1), Math.abs(lastX1 - x0));
+        if (gap > 0.4 * Math.max(sz, size) || rgbInt !== color) flush();
+      }
+      if (chars.length === 0) {
+        font = fontInfo(f, fonts);
+        size = sz;
+        color = rgbInt;
+      }
+      chars.push({ c, x0, y0, x1, y1, rtl: RTL_RE.test(c) });
+      lastX1 = x1;
+    },
+    endLine() {
+      flush();
+    },
+  });
+  flush();
+  return words;
+}
+
+function fontInfo(f: mupdf.Font, cache: Map<number, FontInfo>): FontInfo {
+  const key = f.pointer as unknown as number;
+  let info = cache.get(key);
+  if (!info) {
+    const raw = f.getName();
+    const name = raw.replace(/^[A-Z]{6}\+/, "");
+    info = {
+      name,
+      bold: f.isBold() || /bold|black|heavy|semibold|demi/i.test(name),
+      italic: f.isItalic() || /italic|oblique/i.test(name),
+    };
+    cache.set(key, info);
+  }
+  return info;
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+function originKey(x: number, y: number): string {
+  return `${Math.round(x * 2)},${Math.round(y * 2)}`;
+}
+
+/**
+ * Shadow text: the same word drawn twice, offset by a point or so (a drop shadow or fake bold).
+ * Keeping one copy avoids doubled cells. Words are compared within the same line only.
+ */
+function dropShadows(words: Word[]): Word[] {
+  if (words.length < 2) return words;
+  const byText = new Map<string, Word[]>();
+  const out: Word[] = [];
+  for (const w of words) {
+    const same = byText.get(w.text);
+    const tol = Math.max(1.2, w.fontSize * 0.12);
+    if (
+      same &&
+      same.some((o) => Math.abs(o.x0 - w.x0) <= tol && Math.abs(o.y0 - w.y0) <= tol && Math.abs(o.x1 - w.x1) <= tol)
+    ) {
+      continue;
+    }
+    if (same) same.push(w);
+    else byText.set(w.text, [w]);
+    out.push(w);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ruling lines and invisible text, from one pass of a custom device over the display list.
+
+type M6 = [number, number, number, number, number, number];
+
+function apply(m: M6, x: number, y: number): [number, number] {
+  return [m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]];
+}
+
+/** Lines thicker than this (pt) are filled areas, not rules; their edges still count. */
+const THIN = 3;
+
+function collectGraphics(
+  list: mupdf.DisplayList,
+  wantRules: boolean,
+  wantInvisible: boolean,
+): { rules: Rule[]; invisible: Set<string> | null } {
+  const rules: Rule[] = [];
+  const invisible = wantInvisible ? new Set<string>() : null;
+  const [px0, py0, px1, py1] = list.getBounds();
+  const pageArea = (px1 - px0) * (py1 - py0);
+
+  const addSegment = (ax: number, ay: number, bx: number, by: number) => {
+    const dx = Math.abs(bx - ax);
+    const dy = Math.abs(by - ay);
+    if (dx < 0.5 && dy < 0.5) return;
+    // Keep horizontal and vertical segments only (tolerating a slight skew).
+    if (dy <= Math.max(0.8, dx * 0.02)) {
+      const y = (ay + by) / 2;
+      rules.push({ x0: Math.min(ax, bx), y0: y, x1: Math.max(ax, bx), y1: y });
+    } else if (dx <= Math.max(0.8, dy * 0.02)) {
+      const x = (ax + bx) / 2;
+      rules.push({ x0: x, y0: Math.min(ay, by), x1: x, y1: Math.max(ay, by) });
+    }
+  };
+
+  const addRect = (x0: number, y0: number, x1: number, y1: number, filled: boolean) => {
+    const w = x1 - x0;
+    const h = y1 - y0;
+    if (filled && w * h > pageArea * 0.6) return; // a page background
+    if (filled && h <= THIN && w > h) addSegment(x0, (y0 + y1) / 2, x1, (y0 + y1) / 2);
+    else if (filled && w <= THIN && h > w) addSegment((x0 + x1) / 2, y0, (x0 + x1) / 2, y1);
+    else {
+      addSegment(x0, y0, x1, y0);
+      addSegment(x0, y1, x1, y1);
+      addSegment(x0, y0, x0, y1);
+      addSegment(x1, y0, x1, y1);
+    }
+  };
+
+  const walkPath = (path: mupdf.Path, ctm: M6, filled: boolean) => {
+    // Collect subpaths as point lists; an axis-aligned 4-corner closed subpath is a rectangle.
+    const subpaths: [number, number][][] = [];
+    let cur: [number, number][] = [];
+    let start: [number, number] | null = null;
+    let curved = false;
+    path.walk({
+      moveTo(x, y) {
+        if (cur.length > 1) subpaths.push(cur);
+        start = apply(ctm, x, y);
+        cur = [start];
+      },
+      lineTo(x, y) {
+        cur.push(apply(ctm, x, y));
+      },
+      curveTo(_a, _b, _c, _d, x, y) {
+        curved = true;
+        cur.push(apply(ctm, x, y));
+      },
+      closePath() {
+        if (start) cur.push(start);
+        if (cur.length > 1) subpaths.push(cur);
+        cur = start ? [start] : [];
+      },
+    });
+    if (cur.length > 1) subpaths.push(cur);
+    if (curved && !filled) return; // rounded shapes, charts: not table rules
+    for (const sp of subpaths) {
+      const rect = asRect(sp);
+      if (rect) {
+        addRect(rect[0], rect[1], rect[2], rect[3], filled);
+      } else if (!filled) {
+        for (let i = 1; i < sp.length; i++) addSegment(sp[i - 1][0], sp[i - 1][1], sp[i][0], sp[i][1]);
+      }
+    }
+  };
+
+  const device = new mupdf.Device({
+    fillPath(path, _eo, ctm, _cs, color, alpha) {
+      if (!wantRules || alpha === 0) return;
+      // White fills are usually cell backgrounds or erasers, not lines.
+      if (color.length >= 3 && color.every((c) => c > 0.97)) return;
+      if (color.length === 1 && color[0] > 0.97) return;
+      walkPath(path, ctm as M6, true);
+    },
+    strokePath(path, _stroke, ctm, _cs, color, alpha) {
+      if (!wantRules || alpha === 0) return;
+      if (color.length >= 3 && color.every((c) => c > 0.97)) return;
+      walkPath(path, ctm as M6, false);
+    },
+    ignoreText(text, ctm) {
+      if (!invisible) return;
+      text.walk({
+        showGlyph(_f, trm, _g, _u) {
+          const [x, y] = apply(ctm as M6, trm[4], trm[5]);
+          invisible.add(originKey(x, y));
+        },
+      });
+    },
+  });
+  try {
+    list.run(device, mupdf.Matrix.identity);
+    device.close();
+  } finally {
+    device.destroy();
+  }
+  return { rules: wantRules ? mergeRules(rules) : rules, invisible };
+}
+
+function asRect(points: [number, number][]): [number, number, number, number] | null {
+  // 4 or 5 points (closed) with only axis-aligned edges.
+  let pts = points;
+  if (pts.length === 5 && near(pts[0], pts[4])) pts = pts.slice(0, 4);
+  if (pts.length !== 4) return null;
+  for (let i = 0; i < 4; i++) {
+    const a = pts[i];
+    const b = pts[(i + 1) % 4];
+    if (Math.abs(a[0] - b[0]) > 0.5 && Math.abs(a[1] - b[1]) > 0.5) return null;
+  }
+  const xs = pts.map((p) => p[0]);
+  const ys = pts.map((p) => p[1]);
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+function near(a: [number, number], b: [number, number]): boolean {
+  return Math.abs(a[0] - b[0]) < 0.5 && Math.abs(a[1] - b[1]) < 0.5;
+}
+
+/**
+ * Joins collinear rules that touch or overlap (a border drawn cell by cell becomes one line),
+ * so table detection sees whole lines. Exported for the table engine's tests.
+ */
+export function mergeRules(rules: Rule[], tol = 1.5): Rule[] {
+  const horiz = rules.filter((r) => r.y1 - r.y0 < r.x1 - r.x0 || (r.x1 - r.x0 === 0 && r.y1 - r.y0 === 0));
+  const vert = rules.filter((r) => !(r.y1 - r.y0 < r.x1 - r.x0 || (r.x1 - r.x0 === 0 && r.y1 - r.y0 === 0)));
+  const merge = (items: Rule[], horizontal: boolean): Rule[] => {
+    const key = (r: Rule) => (horizontal ? (r.y0 + r.y1) / 2 : (r.x0 + r.x1) / 2);
+    const lo = (r: Rule) => (horizontal ? r.x0 : r.y0);
+    const hi = (r: Rule) => (horizontal ? r.x1 : r.y1);
+    items.sort((a, b) => key(a) - key(b) || lo(a) - lo(b));
+    const out: Rule[] = [];
+    // Group by position (within tol), then sweep along the line.
+    let i = 0;
+    while (i < items.length) {
+      let j = i + 1;
+      while (j < items.length && key(items[j]) - key(items[j - 1]) <= tol * 0.5) j++;
+      const group = items.slice(i, j).sort((a, b) => lo(a) - lo(b));
+      const pos = group.reduce((s, r) => s + key(r), 0) / group.length;
+      let a = lo(group[0]);
+      let b = hi(group[0]);
+      for (let k = 1; k < group.length; k++) {
+        if (lo(group[k]) <= b + tol) b = Math.max(b, hi(group[k]));
+        else {
+          out.push(horizontal ? { x0: a, y0: pos, x1: b, y1: pos } : { x0: pos, y0: a, x1: pos, y1: b });
+          a = lo(group[k]);
+          b = hi(group[k]);
+        }
+      }
+      out.push(horizontal ? { x0: a, y0: pos, x1: b, y1: pos } : { x0: pos, y0: a, x1: pos, y1: b });
+      i = j;
+    }
+    return out;
+  };
+  return [...merge(horiz, true), ...merge(vert, false)];
+}

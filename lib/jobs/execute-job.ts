@@ -1,0 +1,281 @@
+import "server-only";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import crypto from "node:crypto";
+import { getConfig } from "@/lib/config";
+import { ApiError, toApiError } from "@/lib/api/errors";
+import { openSecret, sealSecret } from "@/lib/auth/secret-box";
+import { captureCredits, getBalance, releaseCredits } from "@/lib/credits/ledger";
+import { getOperation } from "@/lib/operations/registry";
+import type { OperationDefinition } from "@/lib/operations/types";
+import type { RunResult, SourceFile } from "@/lib/operations/runner-types";
+import { fillReservedOutput, resolveOwnFile, safeFileName, storeOutput } from "@/lib/storage/local-store";
+import { egressDownloadToFile, egressFetch } from "@/lib/egress";
+import { decryptData, encryptData } from "@/lib/engine/crypto/aes-data";
+import { getSandboxPool } from "./sandbox-pool";
+import { finishJob, getJob, updateJob, type JobRow } from "./job-store";
+import { log } from "@/lib/server/log";
+
+/** What the worker needs besides the public request: kept sealed in jobs.payload (it holds passwords). */
+export interface JobPayload {
+  params: Record<string, unknown>;
+  promised?: { id: string; name: string };
+}
+
+export function sealPayload(p: JobPayload): string {
+  return sealSecret(JSON.stringify(p), "job-payload");
+}
+
+export function openPayload(sealed: string): JobPayload {
+  return JSON.parse(openSecret(sealed, "job-payload")) as JobPayload;
+}
+
+type Profiles = Record<string, unknown> | undefined;
+
+/**
+ * Runs one job to its end, once: fetch sources (egress or own storage), decrypt, run the
+ * operation in the sandbox, post-process and store outputs, capture or release credits,
+ * record the result. Never throws for a job failure: the failure is the job's result.
+ */
+export async function executeJob(jobId: string, signal?: AbortSignal): Promise<JobRow> {
+  const row = await getJob(jobId);
+  if (!row) throw new Error(`job ${jobId} not found`);
+  if (row.status !== "working") return row;
+  const op = getOperation(row.operation);
+  if (!op) throw new Error(`unknown operation ${row.operation}`);
+  const started = Date.now();
+  await updateJob(jobId, { startedAt: new Date(started) });
+  const cfg = getConfig();
+  const workDir = path.join(cfg.dataDir, "tmp", `${jobId}-${crypto.randomBytes(4).toString("hex")}`);
+  await fsp.mkdir(workDir, { recursive: true });
+  let payload: JobPayload | undefined;
+  try {
+    payload = openPayload(row.payload);
+    const params = payload.params;
+    const profiles = params.profiles as Profiles;
+    const sources = await fetchSources(op, params, workDir, profiles);
+    const auth = basicAuthOf(params);
+    const result = await getSandboxPool().run(
+      { opId: op.id, params, sources, workDir },
+      {
+        signal,
+        fetchUrl: (url: string) => fetchSecondary(url, auth),
+      },
+    );
+    if (signal?.aborted) throw new ApiError(445, "the call took too long; it was stopped. Send it again with async: true.");
+    const body = await buildSuccess(op, row, params, result, payload);
+    const pages = Math.max(1, result.pageCount ?? 1);
+    const cost = op.cost.perCall + op.cost.perPage * pages;
+    const { charged, remaining } = await captureCredits(row.accountId, jobId, cost, op.id);
+    const duration = Date.now() - started;
+    const envelope = { ...body, credits: charged, remainingCredits: remaining, duration };
+    await finishJob(jobId, {
+      status: "success",
+      result: envelope,
+      message: (result.message as string | undefined) ?? null,
+      credits: charged,
+      pageCount: result.pageCount ?? null,
+      finishedAt: new Date(),
+      durationMs: duration,
+    });
+  } catch (e) {
+    const err = signal?.aborted && !(e instanceof ApiError && e.status !== 500)
+      ? new ApiError(445, "the call took longer than the synchronous limit; it was stopped. Send it again with async: true.")
+      : toApiError(e);
+    if (err.status === 500) log.error(`job ${jobId} (${row.operation}) failed`, e);
+    const remaining = await releaseCredits(row.accountId, jobId);
+    const duration = Date.now() - started;
+    await finishJob(jobId, {
+      status: err.status === 445 ? "aborted" : "failed",
+      result: { ...err.toBody(), credits: 0, remainingCredits: remaining, duration },
+      message: err.message,
+      credits: 0,
+      finishedAt: new Date(),
+      durationMs: duration,
+    });
+    if (payload?.promised) {
+      await fillReservedOutput(payload.promised.id, payload.promised.name, JSON.stringify(err.toBody()), "application/json").catch(() => {});
+    }
+  } finally {
+    await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
+  }
+  return (await getJob(jobId))!;
+}
+
+function basicAuthOf(params: Record<string, unknown>) {
+  const username = params.httpusername as string | undefined;
+  const password = params.httppassword as string | undefined;
+  return username || password ? { username: username ?? "", password: password ?? "" } : undefined;
+}
+
+async function fetchSources(
+  op: OperationDefinition,
+  params: Record<string, unknown>,
+  workDir: string,
+  profiles: Profiles,
+): Promise<SourceFile[]> {
+  if (op.input === "webpage") return [];
+  const raw = String(params.url ?? "");
+  const urls = op.input === "images" ? raw.split(",").map((u) => u.trim()).filter(Boolean) : [raw.trim()];
+  if (urls.length === 0) throw new ApiError(400, "url: give the URL of the source file");
+  if (urls.length > 500) throw new ApiError(454, "url: at most 500 images per call");
+  const auth = basicAuthOf(params);
+  const out: SourceFile[] = [];
+  for (const [i, url] of urls.entries()) {
+    const dest = path.join(workDir, `source-${i}`);
+    const own = await resolveOwnFile(url);
+    let name: string, contentType: string;
+    if (own) {
+      await fsp.copyFile(own.path, dest);
+      name = own.row.name;
+      contentType = own.row.contentType;
+    } else {
+      const cfg = getConfig();
+      const got = await egressDownloadToFile(url, dest, {
+        basicAuth: auth,
+        maxBytes: cfg.sourceMaxBytes,
+        timeoutMs: cfg.sourceTimeoutMs,
+      });
+      name = got.name;
+      contentType = got.contentType;
+    }
+    if (profiles?.DataDecryptionAlgorithm) {
+      const bytes = await fsp.readFile(dest);
+      const plain = decryptData(bytes, {
+        algorithm: profiles.DataDecryptionAlgorithm as "AES128",
+        key: String(profiles.DataDecryptionKey ?? ""),
+        iv: String(profiles.DataDecryptionIV ?? ""),
+      });
+      await fsp.writeFile(dest, plain);
+    }
+    const size = (await fsp.stat(dest)).size;
+    out.push({ path: dest, name: safeFileName(name, `source-${i}`), contentType, size, url });
+  }
+  return out;
+}
+
+async function fetchSecondary(url: string, basicAuth?: { username: string; password: string }) {
+  const own = await resolveOwnFile(url);
+  if (own) return { bytes: await fsp.readFile(own.path), contentType: own.row.contentType, name: own.row.name };
+  const cfg = getConfig();
+  const r = await egressFetch(url, { basicAuth, maxBytes: cfg.sourceMaxBytes, timeoutMs: cfg.sourceTimeoutMs });
+  if (r.status < 200 || r.status > 299) throw new ApiError(400, `${url}: the server answered ${r.status}`);
+  return { bytes: r.bytes, contentType: r.contentType, name: path.basename(new URL(r.finalUrl).pathname) || "file" };
+}
+
+/** Output encryption and base64 (profiles), applied to file outputs and inline text alike. */
+function transformOutput(bytes: Buffer, profiles: Profiles): { bytes: Buffer; transformed: boolean } {
+  let out = bytes;
+  let transformed = false;
+  if (profiles?.DataEncryptionAlgorithm) {
+    out = encryptData(out, {
+      algorithm: profiles.DataEncryptionAlgorithm as "AES128",
+      key: String(profiles.DataEncryptionKey ?? ""),
+      iv: String(profiles.DataEncryptionIV ?? ""),
+    });
+    transformed = true;
+  }
+  if (profiles?.outputDataFormat === "base64") {
+    out = Buffer.from(out.toString("base64"), "utf8");
+    transformed = true;
+  }
+  return { bytes: out, transformed };
+}
+
+async function buildSuccess(
+  op: OperationDefinition,
+  row: JobRow,
+  params: Record<string, unknown>,
+  result: RunResult,
+  payload: JobPayload,
+): Promise<Record<string, unknown>> {
+  const cfg = getConfig();
+  const profiles = params.profiles as Profiles;
+  const minutes = Math.min(Number(params.expiration ?? cfg.outputLinkDefaultMinutes), cfg.outputLinkMaxMinutes);
+  const expiresAt = new Date(Date.now() + minutes * 60_000);
+  const body: Record<string, unknown> = { ...(result.fields ?? {}) };
+  if (result.pageCount !== undefined) body.pageCount = result.pageCount;
+  if (result.message) body.message = result.message;
+  const outputs = result.outputs ?? [];
+  const wantsInline = params.inline === true && result.inlineText !== undefined;
+  if (wantsInline) {
+    const { bytes, transformed } = transformOutput(Buffer.from(result.inlineText!, "utf8"), profiles);
+    body.body = transformed && profiles?.DataEncryptionAlgorithm && profiles?.outputDataFormat !== "base64"
+      ? bytes.toString("base64")
+      : bytes.toString("utf8");
+  }
+  const stored: Array<{ url: string; name: string; size: number }> = [];
+  if (!wantsInline) {
+    for (const o of outputs) {
+      const raw = await fsp.readFile(o.path);
+      const { bytes, transformed } = transformOutput(raw, profiles);
+      if (transformed) await fsp.writeFile(o.path, bytes);
+      const contentType = transformed
+        ? profiles?.outputDataFormat === "base64" ? "text/plain" : "application/octet-stream"
+        : o.contentType;
+      const s = await storeOutput({ accountId: row.accountId, jobId: row.id, srcPath: o.path, name: o.name, contentType, expiresAt });
+      stored.push({ url: s.url, name: s.name, size: s.size });
+    }
+  }
+  const multiple = result.multiple || op.resultFile?.multiple || stored.length > 1;
+  if (stored.length > 0 || (multiple && !wantsInline)) {
+    if (multiple) body.urls = stored.map((s) => s.url);
+    else body.url = stored[0].url;
+    body.name = stored[0]?.name ?? (params.name as string | undefined) ?? "";
+    body.outputLinkValidTill = expiresAt.toISOString();
+    if (stored.length === 1 && body.fileSize === undefined) body.fileSize = stored[0].size;
+  }
+  // The promised async URL: the output itself, a JSON list of URLs, or the JSON result.
+  if (payload.promised) {
+    const p = payload.promised;
+    if (multiple) {
+      await fillReservedOutput(p.id, p.name, JSON.stringify(body.urls ?? []), "application/json");
+    } else if (stored.length === 1) {
+      const own = await resolveOwnFile(stored[0].url);
+      if (own) await fillReservedOutput(p.id, p.name, await fsp.readFile(own.path), own.row.contentType);
+    } else {
+      await fillReservedOutput(p.id, p.name, JSON.stringify({ error: false, status: 200, ...body }), "application/json");
+    }
+    if (!multiple && stored.length === 1) body.url = row.promisedUrl ?? body.url;
+  }
+  return { ...body, error: false, status: 200 };
+}
+
+/** The job-check object for a finished or running job (also the callback body). */
+export async function jobCheckResult(row: JobRow) {
+  if (row.status === "working") {
+    return {
+      status: "working",
+      jobId: row.id,
+      error: false,
+      remainingCredits: await getBalance(row.accountId),
+      ...(row.startedAt ? { jobDuration: Date.now() - row.startedAt.getTime() } : {}),
+    };
+  }
+  const r = (row.result ?? {}) as Record<string, unknown>;
+  const jobDuration = row.durationMs ?? 0;
+  if (row.status === "success") {
+    const { error: _e, status: _s, ...rest } = r;
+    return {
+      ...rest,
+      status: "success",
+      jobId: row.id,
+      error: false,
+      message: row.message ?? "Success",
+      url: row.promisedUrl ?? rest.url,
+      jobDuration,
+      duration: jobDuration,
+    };
+  }
+  return {
+    status: row.status,
+    jobId: row.id,
+    error: true,
+    message: row.message ?? "failed",
+    errorCode: r.status,
+    credits: 0,
+    remainingCredits: r.remainingCredits ?? (await getBalance(row.accountId)),
+    jobDuration,
+    duration: jobDuration,
+  };
+}

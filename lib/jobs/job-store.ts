@@ -1,0 +1,65 @@
+import "server-only";
+import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { getDb } from "@/lib/db/client";
+import { callbackDeliveries, jobs } from "@/lib/db/schema";
+
+export type JobRow = typeof jobs.$inferSelect;
+
+export async function insertJob(values: typeof jobs.$inferInsert) {
+  const db = await getDb();
+  await db.insert(jobs).values(values);
+}
+
+export async function getJob(id: string): Promise<JobRow | null> {
+  const db = await getDb();
+  const [row] = await db.select().from(jobs).where(eq(jobs.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function updateJob(id: string, values: Partial<typeof jobs.$inferInsert>) {
+  const db = await getDb();
+  await db.update(jobs).set(values).where(eq(jobs.id, id));
+}
+
+/** Moves a job out of `working` once; false when another run already finished it. */
+export async function finishJob(id: string, values: Partial<typeof jobs.$inferInsert>): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db
+    .update(jobs)
+    .set(values)
+    .where(and(eq(jobs.id, id), eq(jobs.status, "working")))
+    .returning({ id: jobs.id });
+  return rows.length > 0;
+}
+
+export async function listJobs(accountId: string, opts: { limit: number; status?: string; q?: string }) {
+  const db = await getDb();
+  const conds = [eq(jobs.accountId, accountId)];
+  if (opts.status) conds.push(eq(jobs.status, opts.status as JobRow["status"]));
+  if (opts.q) {
+    const like = `%${opts.q.replace(/[%_\\]/g, (c) => "\\" + c)}%`;
+    conds.push(or(ilike(jobs.operation, like), ilike(jobs.source, like), ilike(jobs.id, like))!);
+  }
+  return db
+    .select()
+    .from(jobs)
+    .where(and(...conds))
+    .orderBy(desc(jobs.createdAt))
+    .limit(opts.limit);
+}
+
+export async function recordDelivery(values: typeof callbackDeliveries.$inferInsert) {
+  const db = await getDb();
+  await db.insert(callbackDeliveries).values(values);
+}
+
+export async function listDeliveries(jobId: string) {
+  const db = await getDb();
+  return db.select().from(callbackDeliveries).where(eq(callbackDeliveries.jobId, jobId)).orderBy(callbackDeliveries.id);
+}
+
+export async function countWorkingJobs(): Promise<number> {
+  const db = await getDb();
+  const [r] = await db.select({ n: sql<number>`count(*)` }).from(jobs).where(eq(jobs.status, "working"));
+  return Number(r?.n ?? 0);
+}

@@ -1,0 +1,28 @@
+import "server-only";
+import path from "node:path";
+import { getConfig } from "@/lib/config";
+import { createSandboxPool } from "@/lib/jobs/sandbox";
+
+type Pool = ReturnType<typeof createSandboxPool>;
+const g = globalThis as unknown as { __quirePool?: Pool };
+
+/** The process's pool of sandboxed children that run operation runners (WORKERS of them). */
+export function getSandboxPool(): Pool {
+  if (!g.__quirePool) {
+    const cfg = getConfig();
+    const root = process.env.QUIRE_ROOT ?? process.cwd();
+    g.__quirePool = createSandboxPool({
+      size: Math.max(1, cfg.workers),
+      timeoutMs: cfg.jobTimeoutMs,
+      memoryMb: cfg.jobMemoryMb,
+      runnerModule: (opId: string) => path.join(root, "lib/operations", opId, "runner.ts"),
+    });
+  }
+  return g.__quirePool;
+}
+
+export async function closeSandboxPool() {
+  const p = g.__quirePool;
+  g.__quirePool = undefined;
+  await p?.close();
+}

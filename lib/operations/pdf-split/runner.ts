@@ -1,0 +1,36 @@
+import "server-only";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { z } from "zod";
+import { ApiError } from "@/lib/api/errors";
+import { openPdf } from "@/lib/engine/pdf/open-pdf";
+import { extractPages, planSplit } from "@/lib/engine/pdf/split-pdf";
+import type { OutputFile, Runner } from "@/lib/operations/runner-types";
+import type { operation } from "./contract";
+
+/** Writes one PDF per planned part into workDir; `pageCount` is the source's page count. */
+export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
+  const source = ctx.sources[0];
+  if (!source) throw new ApiError(400, "url: give the URL of a PDF document.");
+  const doc = openPdf(await readFile(source.path), ctx.params.password);
+  try {
+    if (!doc.hasPermission("assemble")) {
+      throw new ApiError(
+        443,
+        "this PDF's permissions forbid taking its pages apart (assemble): send the owner password in `password`.",
+      );
+    }
+    const pageCount = doc.countPages();
+    const parts = planSplit(pageCount, ctx.params.pages, ctx.params.name);
+    const outputs: OutputFile[] = [];
+    for (const [i, part] of parts.entries()) {
+      const file = path.join(ctx.workDir, `part-${String(i + 1).padStart(5, "0")}.pdf`);
+      await writeFile(file, extractPages(doc, part.pages));
+      outputs.push({ path: file, name: part.name, contentType: "application/pdf" });
+    }
+    ctx.log(`split ${pageCount} page(s) into ${outputs.length} file(s)`);
+    return { outputs, multiple: true, pageCount };
+  } finally {
+    doc.destroy();
+  }
+};

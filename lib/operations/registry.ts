@@ -1,0 +1,23 @@
+import type { OperationDefinition } from "./types";
+import { operation as pdfInfo } from "./pdf-info/contract";
+import { operation as pdfInfoFields } from "./pdf-info-fields/contract";
+import { operation as pdfSplit } from "./pdf-split/contract";
+import { operation as pdfAttachmentsExtract } from "./pdf-attachments-extract/contract";
+
+/**
+ * Every operation of Quire, by id. Universal (client + server): the API router, the OpenAPI
+ * document, the dashboard's forms and the registry test all read this list.
+ */
+export const operations: OperationDefinition[] = [pdfInfo, pdfInfoFields, pdfSplit, pdfAttachmentsExtract];
+
+const byId = new Map(operations.map((o) => [o.id, o]));
+const byPath = new Map(operations.map((o) => [o.path.toLowerCase(), o]));
+
+export function getOperation(id: string): OperationDefinition | undefined {
+  return byId.get(id);
+}
+
+/** Paths are matched case-insensitively (clients differ). */
+export function getOperationByPath(path: string): OperationDefinition | undefined {
+  return byPath.get(path.toLowerCase());
+}

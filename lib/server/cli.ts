@@ -1,0 +1,103 @@
+import { eq, isNull, and } from "drizzle-orm";
+import { getDb, closeDb } from "@/lib/db/client";
+import { accounts, apiKeys, users } from "@/lib/db/schema";
+import { createUser, findUserByEmail, setUserPassword } from "@/lib/auth/users";
+import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { getBalance, grantCredits } from "@/lib/credits/ledger";
+import { getConfig } from "@/lib/config";
+
+const usage = `Usage: npm run quire -- <command> [options]
+
+  create-user <email> [--password P] [--name N] [--admin] [--credits N]
+  set-password <email> <password>
+  create-key <email> [--name N]         prints the key once
+  revoke-key <key-id>
+  grant-credits <email> <amount> [--note T]   (negative amounts take credits away, never below 0)
+  list                                  users, balances and keys
+  webhook-secret <email>                the callback signing secret of the account
+`;
+
+function opt(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+async function accountOf(email: string) {
+  const u = await findUserByEmail(email);
+  if (!u) throw new Error(`no user ${email}`);
+  return u;
+}
+
+/** The admin CLI: accounts, keys and credit grants against the configured database. */
+async function main(argv: string[]) {
+  const [cmd, ...args] = argv;
+  getConfig();
+  switch (cmd) {
+    case "create-user": {
+      const email = args[0];
+      if (!email) throw new Error(usage);
+      const password = opt(args, "password") ?? Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+      const u = await createUser({
+        email,
+        password,
+        name: opt(args, "name"),
+        role: args.includes("--admin") ? "admin" : "user",
+        credits: Number(opt(args, "credits") ?? getConfig().newAccountCredits),
+      });
+      const key = await createApiKey(u.accountId, "First key");
+      console.log(`created ${u.email} (account ${u.accountId})\npassword: ${opt(args, "password") ? "(as given)" : password}\napi key:  ${key.secret}`);
+      break;
+    }
+    case "set-password":
+      if (!(await setUserPassword(args[0], args[1] ?? ""))) throw new Error(`no user ${args[0]}`);
+      console.log("password changed");
+      break;
+    case "create-key": {
+      const u = await accountOf(args[0]);
+      const k = await createApiKey(u.accountId, opt(args, "name") ?? "CLI key");
+      console.log(`key ${k.key.id}: ${k.secret}\n(shown once; only its hash is stored)`);
+      break;
+    }
+    case "revoke-key": {
+      const db = await getDb();
+      const [k] = await db.select().from(apiKeys).where(eq(apiKeys.id, args[0] ?? "")).limit(1);
+      if (!k || !(await revokeApiKey(k.accountId, k.id))) throw new Error(`no live key ${args[0]}`);
+      console.log(`revoked ${args[0]}`);
+      break;
+    }
+    case "grant-credits": {
+      const u = await accountOf(args[0]);
+      const amount = Number(args[1]);
+      if (!Number.isInteger(amount)) throw new Error("amount must be a whole number");
+      const b = await grantCredits(u.accountId, amount, opt(args, "note") ?? "cli grant");
+      console.log(`balance of ${u.email}: ${b}`);
+      break;
+    }
+    case "webhook-secret": {
+      const u = await accountOf(args[0]);
+      const db = await getDb();
+      const [a] = await db.select().from(accounts).where(eq(accounts.id, u.accountId));
+      console.log(a.webhookSecret);
+      break;
+    }
+    case "list": {
+      const db = await getDb();
+      for (const u of await db.select().from(users)) {
+        console.log(`${u.email}  role=${u.role}  balance=${await getBalance(u.accountId)}  account=${u.accountId}`);
+        const keys = await db.select().from(apiKeys).where(and(eq(apiKeys.accountId, u.accountId), isNull(apiKeys.revokedAt)));
+        for (const k of keys) console.log(`    key ${k.id}  ${k.prefix}…  ${k.name}  last used ${k.lastUsedAt?.toISOString() ?? "never"}`);
+      }
+      break;
+    }
+    default:
+      console.log(usage);
+      if (cmd && cmd !== "help") process.exitCode = 2;
+  }
+}
+
+main(process.argv.slice(2))
+  .catch((e) => {
+    console.error(e instanceof Error ? e.message : String(e));
+    process.exitCode = 1;
+  })
+  .finally(() => closeDb());

@@ -1,0 +1,73 @@
+import "server-only";
+import crypto from "node:crypto";
+import { sql } from "drizzle-orm";
+import { getConfig, getServerSecret } from "@/lib/config";
+import { getDb, getDbHandle } from "@/lib/db/client";
+import { createUser } from "@/lib/auth/users";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { getBoss, startWorkers, JOBS_QUEUE } from "@/lib/jobs/queue";
+import { sweepExpiredFiles } from "@/lib/storage/local-store";
+import { log } from "./log";
+
+const g = globalThis as unknown as { __quireEngine?: Promise<void>; __quireSweeper?: NodeJS.Timeout };
+
+/**
+ * Start-up, once per process: configuration, database + migrations, first-run admin, the queue,
+ * in-process workers and the expiry sweeper.
+ */
+export function startEngine(opts: { workers?: boolean } = {}): Promise<void> {
+  g.__quireEngine ??= (async () => {
+    const cfg = getConfig();
+    getServerSecret();
+    const h = await getDbHandle();
+    await ensureFirstAdmin();
+    await getBoss();
+    if (h.kind === "pglite") await recoverOrphanedJobs();
+    if (opts.workers ?? cfg.runWorkers) await startWorkers();
+    g.__quireSweeper = setInterval(() => {
+      sweepExpiredFiles().catch((e) => log.warn("sweeping expired files failed", e));
+    }, 60_000);
+    g.__quireSweeper.unref();
+  })().catch((e) => {
+    g.__quireEngine = undefined;
+    throw e;
+  });
+  return g.__quireEngine;
+}
+
+/** First start on an empty database: an admin account, printed once with an API key. */
+async function ensureFirstAdmin() {
+  const db = await getDb();
+  const r = (await db.execute(sql`select count(*)::int as n from users`)) as unknown as { rows: Array<{ n: number }> };
+  if (r.rows[0].n > 0) return;
+  const cfg = getConfig();
+  const password = cfg.adminPassword ?? crypto.randomBytes(12).toString("base64url");
+  const user = await createUser({ email: cfg.adminEmail, password, name: "Admin", role: "admin", credits: cfg.newAccountCredits });
+  const { secret } = await createApiKey(user.accountId, "First key");
+  const lines = [
+    "",
+    "  Quire: first start — an admin account was created. This is shown once; keep it.",
+    `    Dashboard sign-in: ${cfg.adminEmail}`,
+    `    Password:          ${cfg.adminPassword ? "(from QUIRE_ADMIN_PASSWORD)" : password}`,
+    `    API key:           ${secret}`,
+    `    Credits:           ${cfg.newAccountCredits}`,
+    "",
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+}
+
+/**
+ * Embedded mode is one process: a job still `active` in the queue at start-up belonged to a
+ * process that died (SIGKILL, power loss). Fail it now so pg-boss retries it at once instead of
+ * waiting for the heartbeat monitor.
+ */
+async function recoverOrphanedJobs() {
+  const boss = await getBoss();
+  const h = await getDbHandle();
+  const r = await h.exec(`select id from pgboss.job where name = $1 and state = 'active'`, [JOBS_QUEUE]).catch(() => ({ rows: [] as any[] }));
+  const ids = r.rows.map((x: { id: string }) => x.id);
+  if (ids.length) {
+    log.warn(`re-queueing ${ids.length} job(s) interrupted by the last shutdown`);
+    await boss.fail(JOBS_QUEUE, ids, { message: "interrupted by a restart" } as never);
+  }
+}

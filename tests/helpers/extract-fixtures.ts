@@ -1,0 +1,216 @@
+/**
+ * PDFs with known tables for the extraction tests: bordered, borderless, merged cells,
+ * multi-line cells, tables continued across pages, several tables per page, rotated pages.
+ * Built with MuPDF from hand-written content streams, so every coordinate is known.
+ * Coordinates in the specs are PDF points with a top-left origin (like the extracted words).
+ */
+import * as mupdf from "mupdf";
+
+mupdf.setLog(null);
+
+export interface TableSpec {
+  /** Left and top of the table (pt, top-left origin). */
+  x: number;
+  y: number;
+  /** Column widths in pt. */
+  cols: number[];
+  /** Cell texts; "\n" inside a cell makes a multi-line cell. Empty string = empty cell. */
+  rows: string[][];
+  /** Borders: every cell edge, only horizontal rules, an outer box only, or none (default "all"). */
+  borders?: "all" | "horizontal" | "outer" | "none";
+  /** Font size (default 10). Row height = lines × 1.5 × size + 6. */
+  fontSize?: number;
+  /** Cells spanning several columns: the text sits in the first, the others must be "". */
+  merges?: { row: number; col: number; colspan: number }[];
+  /** Bold first row. */
+  boldHeader?: boolean;
+  /** Right-align numeric cells. */
+  alignNumbersRight?: boolean;
+}
+
+export interface TextSpec {
+  x: number;
+  y: number;
+  text: string;
+  size?: number;
+  bold?: boolean;
+  italic?: boolean;
+  /** [r, g, b] in 0..1. */
+  color?: [number, number, number];
+  font?: "Helvetica" | "Times-Roman" | "Courier";
+  /** Render mode 3 (invisible). */
+  invisible?: boolean;
+}
+
+export interface PageSpec {
+  size?: [number, number];
+  rotate?: 0 | 90 | 180 | 270;
+  tables?: TableSpec[];
+  texts?: TextSpec[];
+}
+
+/** Bottom y of a table in top-left coordinates (for placing the next thing below it). */
+export function tableBottom(t: TableSpec): number {
+  return t.y + rowHeights(t).reduce((a, b) => a + b, 0);
+}
+
+function rowHeights(t: TableSpec): number[] {
+  const fs = t.fontSize ?? 10;
+  return t.rows.map((r) => Math.max(...r.map((c) => c.split("\n").length)) * fs * 1.5 + 6);
+}
+
+/** Builds a PDF from page specs. */
+export function makeTablesPdf(pages: PageSpec[]): Buffer {
+  const doc = new mupdf.PDFDocument();
+  try {
+    const res = doc.addObject(doc.newDictionary());
+    const fonts = doc.newDictionary();
+    const fontNames: Record<string, string> = {
+      F1: "Helvetica",
+      F2: "Helvetica-Bold",
+      F3: "Helvetica-Oblique",
+      F4: "Times-Roman",
+      F5: "Courier",
+    };
+    for (const [key, name] of Object.entries(fontNames)) fonts.put(key, doc.addSimpleFont(new mupdf.Font(name)));
+    res.put("Font", fonts);
+    for (const p of pages) {
+      const [w, h] = p.size ?? [612, 792];
+      const ops: string[] = [];
+      for (const t of p.tables ?? []) ops.push(...tableOps(t, h));
+      for (const t of p.texts ?? []) ops.push(textOp(t, h));
+      const page = doc.addPage([0, 0, w, h], p.rotate ?? 0, res, ops.join("\n"));
+      doc.insertPage(-1, page);
+    }
+    const buf = doc.saveToBuffer("compress");
+    try {
+      return Buffer.from(buf.asUint8Array());
+    } finally {
+      buf.destroy();
+    }
+  } finally {
+    doc.destroy();
+  }
+}
+
+function esc(s: string): string {
+  return s.replace(/[^\x20-\xff]/g, "?").replace(/[\\()]/g, (c) => `\\${c}`);
+}
+
+function textOp(t: TextSpec, pageH: number): string {
+  const size = t.size ?? 10;
+  const font =
+    t.font === "Times-Roman" ? "F4" : t.font === "Courier" ? "F5" : t.bold ? "F2" : t.italic ? "F3" : "F1";
+  const color = t.color ? `${t.color.join(" ")} rg ` : "0 g ";
+  const mode = t.invisible ? "3 Tr " : "";
+  return `BT ${color}${mode}/${font} ${size} Tf ${t.x.toFixed(2)} ${(pageH - t.y - size).toFixed(2)} Td (${esc(t.text)}) Tj ET`;
+}
+
+/** Approximate Helvetica width (for right alignment only). */
+function approxWidth(s: string, size: number): number {
+  return s.length * size * 0.55;
+}
+
+function tableOps(t: TableSpec, pageH: number): string[] {
+  const ops: string[] = [];
+  const fs = t.fontSize ?? 10;
+  const heights = rowHeights(t);
+  const xs = [t.x];
+  for (const c of t.cols) xs.push(xs[xs.length - 1] + c);
+  const ys = [t.y];
+  for (const rh of heights) ys.push(ys[ys.length - 1] + rh);
+  const Y = (y: number) => (pageH - y).toFixed(2);
+  const merges = t.merges ?? [];
+  const coveredBy = (r: number, c: number) =>
+    merges.find((m) => m.row === r && c > m.col && c < m.col + m.colspan);
+  const borders = t.borders ?? "all";
+  if (borders !== "none") {
+    ops.push("0 G 0.8 w");
+    const hLines = borders === "outer" ? [0, ys.length - 1] : ys.map((_, i) => i);
+    for (const i of hLines) ops.push(`${xs[0]} ${Y(ys[i])} m ${xs[xs.length - 1]} ${Y(ys[i])} l S`);
+    if (borders === "all") {
+      for (let c = 0; c < xs.length; c++) {
+        // Vertical lines, broken where a merged cell spans across them.
+        for (let r = 0; r < t.rows.length; r++) {
+          const inside = merges.some((m) => m.row === r && c > m.col && c < m.col + m.colspan);
+          if (!inside) ops.push(`${xs[c]} ${Y(ys[r])} m ${xs[c]} ${Y(ys[r + 1])} l S`);
+        }
+      }
+    } else if (borders === "outer") {
+      ops.push(`${xs[0]} ${Y(ys[0])} m ${xs[0]} ${Y(ys[ys.length - 1])} l S`);
+      ops.push(`${xs[xs.length - 1]} ${Y(ys[0])} m ${xs[xs.length - 1]} ${Y(ys[ys.length - 1])} l S`);
+    }
+  }
+  t.rows.forEach((row, r) => {
+    row.forEach((cell, c) => {
+      if (cell === "" || coveredBy(r, c)) return;
+      const m = merges.find((mm) => mm.row === r && mm.col === c);
+      const right = xs[m ? c + m.colspan : c + 1];
+      const font = t.boldHeader && r === 0 ? "F2" : "F1";
+      cell.split("\n").forEach((line, n) => {
+        const numeric = /^[-+$€]?[\d.,]+%?$/.test(line);
+        const x = t.alignNumbersRight && numeric ? right - 4 - approxWidth(line, fs) : xs[c] + 4;
+        const y = ys[r] + 3 + n * fs * 1.5 + fs;
+        ops.push(`BT 0 g /${font} ${fs} Tf ${x.toFixed(2)} ${Y(y - 1)} Td (${esc(line)}) Tj ET`);
+      });
+    });
+  });
+  return ops;
+}
+
+/** Expected CSV for a table spec as the CSV writer should produce it (merged cells: text in the first cell). */
+export function expectedCsv(rows: string[][], unwrap = true): string {
+  return rows
+    .map((r) => r.map((c) => `"${(unwrap ? c.replace(/\n/g, " ") : c).replace(/"/g, '""')}"`).join(",") + "\r\n")
+    .join("");
+}
+
+/** A simple grid of n rows × cols with predictable cell text "r{i}c{j}" and a header row. */
+export function gridRows(n: number, cols: number, header = true): string[][] {
+  const rows: string[][] = [];
+  if (header) rows.push(Array.from({ length: cols }, (_, j) => `Head ${j + 1}`));
+  for (let i = 0; i < n; i++) rows.push(Array.from({ length: cols }, (_, j) => `r${i + 1}c${j + 1}`));
+  return rows;
+}
+
+/** Raster (PNG) of a PDF page at `dpi`, for OCR tests. */
+export function renderPagePng(pdf: Uint8Array, index = 0, dpi = 300, gray = true): Buffer {
+  const doc = new mupdf.PDFDocument(Buffer.from(pdf));
+  try {
+    const page = doc.loadPage(index);
+    const s = dpi / 72;
+    const pix = page.toPixmap(mupdf.Matrix.scale(s, s), gray ? mupdf.ColorSpace.DeviceGray : mupdf.ColorSpace.DeviceRGB, false, true);
+    try {
+      return Buffer.from(pix.asPNG());
+    } finally {
+      pix.destroy();
+      page.destroy();
+    }
+  } finally {
+    doc.destroy();
+  }
+}
+
+/** Wraps an image (PNG/JPEG bytes) as a one-page PDF without a text layer: a "scan". */
+export function imageToPdf(img: Uint8Array, dpi = 300): Buffer {
+  const doc = new mupdf.PDFDocument();
+  try {
+    const image = new mupdf.Image(Buffer.from(img));
+    const w = (image.getWidth() * 72) / dpi;
+    const h = (image.getHeight() * 72) / dpi;
+    const res = doc.addObject(doc.newDictionary());
+    const xo = doc.newDictionary();
+    xo.put("Im0", doc.addImage(image));
+    res.put("XObject", xo);
+    const page = doc.addPage([0, 0, w, h], 0, res, `q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`);
+    doc.insertPage(-1, page);
+    const buf = doc.saveToBuffer("compress");
+    try {
+      return Buffer.from(buf.asUint8Array());
+    } finally {
+      buf.destroy();
+    }
+  } finally {
+    doc.destroy();
+  }
+}

@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { ApiError } from "@/lib/api/errors";
+import { openPdf, openPdfWithAccess, recentMupdfLog } from "@/lib/engine/pdf/open-pdf";
+import { encryptPdf, makeDamagedPdf, makePdf } from "@/tests/helpers/pdf-fixtures";
+
+function statusOf(fn: () => unknown): number | undefined {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ApiError);
+    return (e as ApiError).status;
+  }
+  return undefined;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("openPdf", () => {
+  test("opens a plain PDF", () => {
+    const doc = openPdf(makePdf({ pages: 3 }));
+    expect(doc.countPages()).toBe(3);
+    doc.destroy();
+  });
+
+  test.each(["random", "truncated", "html", "no-pages", "empty"] as const)("%s bytes → 442", (kind) => {
+    expect(statusOf(() => openPdf(makeDamagedPdf(kind)))).toBe(442);
+  });
+
+  test("442 message says the file is not a PDF", () => {
+    expect(() => openPdf(makeDamagedPdf("html"))).toThrow(/not a PDF or is damaged beyond repair/);
+  });
+
+  test("a PDF cut in half is repaired, not refused", () => {
+    const full = makePdf({ pages: 3 });
+    const doc = openPdf(full.subarray(0, Math.floor(full.length * 0.9)));
+    expect(doc.countPages()).toBeGreaterThan(0);
+    doc.destroy();
+  });
+
+  test("damaged files do not print MuPDF warnings", () => {
+    const out = vi.spyOn(process.stdout, "write");
+    const err = vi.spyOn(process.stderr, "write");
+    const log = vi.spyOn(console, "log");
+    const cerr = vi.spyOn(console, "error");
+    const full = makePdf({ pages: 2 });
+    openPdf(full.subarray(0, Math.floor(full.length * 0.9))).destroy();
+    expect(statusOf(() => openPdf(makeDamagedPdf("truncated")))).toBe(442);
+    for (const spy of [out, err, log, cerr]) expect(spy).not.toHaveBeenCalled();
+    expect(recentMupdfLog().length).toBeGreaterThan(0);
+  });
+
+  test("encrypted without a password → 441 asking for it", () => {
+    const enc = encryptPdf(makePdf(), { userPassword: "secret" });
+    expect(statusOf(() => openPdf(enc))).toBe(441);
+    expect(() => openPdf(enc, "")).toThrow(/send its password in `password`/);
+  });
+
+  test("wrong password → 441 wrong password", () => {
+    const enc = encryptPdf(makePdf(), { userPassword: "secret" });
+    expect(statusOf(() => openPdf(enc, "nope"))).toBe(441);
+    expect(() => openPdf(enc, "nope")).toThrow(/wrong password/);
+  });
+
+  test("user and owner passwords both open; the owner one is told apart", () => {
+    const enc = encryptPdf(makePdf({ pages: 2 }), { userPassword: "user", ownerPassword: "boss", permissions: ["print"] });
+    const asUser = openPdfWithAccess(enc, "user");
+    expect(asUser.access).toBe("user");
+    expect(asUser.doc.hasPermission("assemble")).toBe(false);
+    asUser.doc.destroy();
+    const asOwner = openPdfWithAccess(enc, "boss");
+    expect(asOwner.access).toBe("owner");
+    expect(asOwner.doc.hasPermission("assemble")).toBe(true);
+    asOwner.doc.destroy();
+  });
+
+  test("empty user password opens without a password; a wrong one is ignored", () => {
+    const enc = encryptPdf(makePdf(), { userPassword: "", ownerPassword: "boss", permissions: [] });
+    expect(openPdfWithAccess(enc).access).toBe("empty");
+    expect(openPdfWithAccess(enc, "whatever").access).toBe("empty");
+    expect(openPdfWithAccess(enc, "boss").access).toBe("owner");
+  });
+
+  test("an unencrypted PDF ignores a password", () => {
+    expect(openPdfWithAccess(makePdf(), "x").access).toBe("none");
+  });
+});
