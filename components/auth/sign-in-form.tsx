@@ -24,7 +24,7 @@ export function SignInForm({ oidc }: { oidc: { id: string; name: string } | null
   }
   return (
     <div className="space-y-5">
-      <form onSubmit={onSubmit} className="space-y-4" noValidate={false}>
+      <form onSubmit={onSubmit} method="post" className="space-y-4">
         <div>
           <label htmlFor="email" className="label">Email</label>
           <input id="email" name="email" type="email" autoComplete="username" required className="input mt-1.5" aria-invalid={error ? true : undefined} />
@@ -44,7 +44,7 @@ export function SignInForm({ oidc }: { oidc: { id: string; name: string } | null
       </form>
       {oidc ? (
         <>
-          <div className="flex items-center gap-3 text-xs text-zinc-500">
+          <div className="flex items-center gap-3 text-xs text-zinc-500 dark:text-zinc-400">
             <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" /> or <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
           </div>
           <form action={`/api/auth/signin/${oidc.id}`} method="POST" onSubmit={async (e) => {

@@ -63,7 +63,7 @@ export function InvoiceView({ result, jobId, sourceUrl }: { result: Record<strin
               <div className="mt-2 grid gap-x-6 gap-y-3 sm:grid-cols-2">
                 {s.groups.map((g, gi) => (
                   <dl key={gi} className={s.groups.length === 1 ? "sm:col-span-2 grid gap-x-6 sm:grid-cols-2" : ""}>
-                    {g.title ? <p className="col-span-full mb-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">{g.title}</p> : null}
+                    {g.title ? <p className="col-span-full mb-1 text-xs font-semibold tracking-wide text-zinc-500 dark:text-zinc-400 uppercase">{g.title}</p> : null}
                     {g.fields.map((f) => {
                       const hasSource = Boolean(sources[f.path]);
                       const isCurrent = current === f.path;
@@ -75,10 +75,10 @@ export function InvoiceView({ result, jobId, sourceUrl }: { result: Record<strin
                           onMouseEnter={() => focusField(f.path)}
                           onMouseLeave={() => setActive(null)}
                         >
-                          <dt className="w-32 shrink-0 pt-0.5 text-xs text-zinc-500">{f.label}</dt>
+                          <dt className="w-32 shrink-0 pt-0.5 text-xs text-zinc-500 dark:text-zinc-400">{f.label}</dt>
                           <dd className="min-w-0 flex-1 text-sm">
                             {f.value === null ? (
-                              <span className="text-xs text-zinc-400 italic" data-missing="true">missing</span>
+                              <span className="text-xs text-zinc-500 italic dark:text-zinc-400" data-missing="true">missing</span>
                             ) : (
                               <button
                                 type="button"
@@ -107,11 +107,11 @@ export function InvoiceView({ result, jobId, sourceUrl }: { result: Record<strin
           <section aria-labelledby="inv-lines" className="card overflow-hidden">
             <h3 id="inv-lines" className="px-4 pt-4 text-sm font-semibold">Line items</h3>
             {tables.length === 0 ? (
-              <p className="px-4 pb-4 pt-2 text-xs text-zinc-400 italic" data-missing="true">missing — the parser found no line items</p>
+              <p className="px-4 pb-4 pt-2 text-xs text-zinc-500 italic dark:text-zinc-400" data-missing="true">missing — the parser found no line items</p>
             ) : (
               tables.map((t, ti) => (
                 <div key={ti} className="overflow-x-auto">
-                  <table className="table" data-testid="line-items">
+                  <table className="data-table" data-testid="line-items">
                     <thead>
                       <tr>
                         {t.columns.map((c) => (

@@ -39,7 +39,7 @@ export function JobDetail({ id, apiBase }: { id: string; apiBase: string }) {
           <h1 className="page-title mt-1 flex flex-wrap items-center gap-3">
             {job.operation} <StatusBadge status={job.status} />
           </h1>
-          <p className="mt-1 font-mono text-xs text-zinc-500">{job.jobId}</p>
+          <p className="mt-1 font-mono text-xs text-zinc-500 dark:text-zinc-400">{job.jobId}</p>
         </div>
         <div className="flex flex-wrap gap-2">
           <CopyButton value={curl} label="Copy as curl" className="btn-secondary" />
@@ -60,7 +60,7 @@ export function JobDetail({ id, apiBase }: { id: string; apiBase: string }) {
           ["Endpoint", job.path],
         ].map(([k, v]) => (
           <div key={k} className="bg-white px-4 py-3 dark:bg-zinc-900">
-            <dt className="text-xs text-zinc-500">{k}</dt>
+            <dt className="text-xs text-zinc-500 dark:text-zinc-400">{k}</dt>
             <dd className="mt-0.5 truncate text-sm font-medium" title={v}>{v}</dd>
           </div>
         ))}
@@ -83,7 +83,7 @@ export function JobDetail({ id, apiBase }: { id: string; apiBase: string }) {
           {job.callbacks.length === 0 ? (
             <p className="muted text-sm">{(job.request as { callback?: string })?.callback ? "No delivery yet." : "This job has no callback URL."}</p>
           ) : (
-            <table className="table">
+            <table className="data-table">
               <thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">Result</th></tr></thead>
               <tbody>
                 {job.callbacks.map((c) => (

@@ -34,7 +34,7 @@ export function JobsTable({ limit = 100, compact = false }: { limit?: number; co
               </button>
             ))}
           </div>
-          <span className="ml-auto flex items-center gap-1.5 text-xs text-zinc-500" aria-live="polite">
+          <span className="ml-auto flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400" aria-live="polite">
             <span className={`size-2 rounded-full ${isFetching ? "bg-brand-500" : "bg-emerald-500"}`} aria-hidden="true" /> Live
           </span>
         </div>
@@ -45,7 +45,7 @@ export function JobsTable({ limit = 100, compact = false }: { limit?: number; co
         </div>
       ) : null}
       <div className="overflow-x-auto">
-        <table className="table" data-testid="jobs-table">
+        <table className="data-table" data-testid="jobs-table">
           <thead>
             <tr>
               <th scope="col">Operation</th>
@@ -64,7 +64,7 @@ export function JobsTable({ limit = 100, compact = false }: { limit?: number; co
                   <Link href={`/jobs/${encodeURIComponent(j.jobId)}`} className="font-medium text-zinc-900 hover:text-brand-600 dark:text-zinc-100 dark:hover:text-brand-100">
                     {j.operation}
                   </Link>
-                  <div className="max-w-56 truncate font-mono text-[11px] text-zinc-500">{j.jobId}</div>
+                  <div className="max-w-56 truncate font-mono text-[11px] text-zinc-500 dark:text-zinc-400">{j.jobId}</div>
                 </td>
                 <td><StatusBadge status={j.status} /></td>
                 {compact ? null : (
@@ -94,7 +94,7 @@ export function JobsTable({ limit = 100, compact = false }: { limit?: number; co
             <p className="muted mt-1 text-sm">{status || query ? "Try another filter." : "Run an operation from the sidebar and it shows up here."}</p>
           </div>
         ) : null}
-        {!data && !isError ? <div className="p-6 text-sm text-zinc-500">Loading jobs…</div> : null}
+        {!data && !isError ? <div className="p-6 text-sm text-zinc-500 dark:text-zinc-400">Loading jobs…</div> : null}
       </div>
     </div>
   );

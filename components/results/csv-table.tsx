@@ -26,7 +26,7 @@ export function CsvTable({ text, downloadUrl, name = "result.csv" }: { text: str
         </a>
       </div>
       <div className="max-h-[32rem] overflow-auto">
-        <table className="table">
+        <table className="data-table">
           <thead className="sticky top-0 bg-white dark:bg-zinc-900">
             <tr>
               {Array.from({ length: width }, (_, i) => {

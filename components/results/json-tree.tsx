@@ -12,7 +12,7 @@ export function JsonTree({ value, name, depth = 0, openDepth = 2 }: { value: unk
         <div className="font-mono text-xs leading-5">
           {label}
           {label ? ": " : null}
-          <span className="text-zinc-500">{open + close}</span>
+          <span className="text-zinc-500 dark:text-zinc-400">{open + close}</span>
         </div>
       );
     }
@@ -22,7 +22,7 @@ export function JsonTree({ value, name, depth = 0, openDepth = 2 }: { value: unk
           <span className="inline-block w-3 text-zinc-400 transition-transform [details[open]>summary>&]:rotate-90" aria-hidden="true">›</span>
           {label}
           {label ? ": " : null}
-          <span className="text-zinc-500">
+          <span className="text-zinc-500 dark:text-zinc-400">
             {open}
             <span className="[details[open]>summary_&]:hidden"> {entries.length} {Array.isArray(value) ? "items" : "keys"} {close}</span>
           </span>
@@ -32,7 +32,7 @@ export function JsonTree({ value, name, depth = 0, openDepth = 2 }: { value: unk
             <JsonTree key={k} name={Array.isArray(value) ? undefined : k} value={v} depth={depth + 1} openDepth={openDepth} />
           ))}
         </div>
-        <span className="ml-3 text-zinc-500">{close}</span>
+        <span className="ml-3 text-zinc-500 dark:text-zinc-400">{close}</span>
       </details>
     );
   }

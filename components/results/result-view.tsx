@@ -177,7 +177,7 @@ function InfoView({ info, result }: { info: Result; result: Result }) {
   return (
     <div className="space-y-4">
       <div className="card overflow-hidden">
-        <table className="table" data-testid="info-table">
+        <table className="data-table" data-testid="info-table">
           <caption className="px-3 pt-3 text-left text-sm font-semibold">Document info</caption>
           <tbody>
             {keys.map((k) => (
@@ -189,7 +189,7 @@ function InfoView({ info, result }: { info: Result; result: Result }) {
       </div>
       {fields ? (
         <div className="card overflow-x-auto">
-          <table className="table" data-testid="fields-table">
+          <table className="data-table" data-testid="fields-table">
             <caption className="px-3 pt-3 text-left text-sm font-semibold">Form fields ({fields.length})</caption>
             <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Value</th><th scope="col">Page</th><th scope="col">Alt name</th></tr></thead>
             <tbody>

@@ -26,7 +26,7 @@ export function ClassifierResult({ result }: { result: Record<string, unknown> }
       </div>
       {rules.length ? (
         <div className="card overflow-x-auto">
-          <table className="table" data-testid="rule-matches">
+          <table className="data-table" data-testid="rule-matches">
             <caption className="px-3 pt-3 text-left text-sm font-semibold">Rules</caption>
             <thead><tr><th scope="col">Class</th><th scope="col">Logic</th><th scope="col">Result</th><th scope="col">Keywords</th></tr></thead>
             <tbody>

@@ -21,7 +21,8 @@ export function meta<T extends z.ZodType>(schema: T, m: FieldMeta): T {
   return schema.meta({ ...m, description: m.help }) as T;
 }
 
-const bool = (label: string, help: string, advanced = false) => meta(z.boolean(), { label, help, advanced });
+/** An optional boolean with its label (meta on the optional itself, where the form reads it). */
+const bool = (label: string, help: string, advanced = false) => meta(z.boolean().optional(), { label, help, advanced });
 
 /** The common request attributes of the seed. Each operation picks those it supports. */
 export const common = {
@@ -52,8 +53,8 @@ export const common = {
     widget: "password",
     advanced: true,
   }),
-  async: bool("Run in background", "Answer at once with a jobId; poll /v1/job/check or receive the callback.", true).optional(),
-  inline: bool("Inline result", "Return the result in the response body instead of a file URL.").optional(),
+  async: bool("Run in background", "Answer at once with a jobId; poll /v1/job/check or receive the callback.", true),
+  inline: bool("Inline result", "Return the result in the response body instead of a file URL."),
   name: meta(z.string().max(200).optional(), {
     label: "Output file name",
     help: "File name of the generated output.",
@@ -144,7 +145,7 @@ export const ocrProfileKeys = {
     help: "How multi-line cells are merged.",
     advanced: true,
   }),
-  ConsiderFontColors: bool("Consider font colours", "Use font colours when detecting table structure.", true).optional(),
+  ConsiderFontColors: bool("Consider font colours", "Use font colours when detecting table structure.", true),
   DetectNewColumnBySpacesRatio: meta(z.string().optional(), {
     label: "New column space ratio",
     help: "Gap (in space widths) above which text starts a new column; default 1.2.",
@@ -154,7 +155,7 @@ export const ocrProfileKeys = {
     "Align columns to header",
     "The row with the most columns is the header and other rows align to it (default true).",
     true,
-  ).optional(),
+  ),
   "OCRImagePreprocessingFilters.AddGammaCorrection": meta(z.array(z.string()).optional(), {
     label: "OCR gamma correction",
     help: 'Gamma before OCR, e.g. ["1.4"]. Also accepted as "OCRImagePreprocessingFilters.AddGammaCorrection()".',
@@ -164,7 +165,7 @@ export const ocrProfileKeys = {
     "OCR grayscale",
     'Convert to grayscale before OCR. Also accepted as "OCRImagePreprocessingFilters.AddGrayscale()".',
     true,
-  ).optional(),
+  ),
 } as const;
 
 /** Builds the `profiles` field of a contract from its known keys (unknown keys are ignored). */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
+import { parseEgressAllow } from "@/lib/egress/policy";
 
 /**
  * Every setting of Quire, read from the environment and validated once at start-up.
@@ -24,7 +25,7 @@ const envSchema = z.object({
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(200 * 1024 * 1024),
   SYNC_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
   JOB_TIMEOUT_MS: z.coerce.number().int().min(100).default(15 * 60_000),
-  JOB_MEMORY_MB: z.coerce.number().int().min(64).default(2048),
+  JOB_MEMORY_MB: z.coerce.number().int().min(256, "JOB_MEMORY_MB: at least 256 (an idle sandbox child uses ~72 MB)").default(2048),
   WORKERS: z.coerce.number().int().min(0).max(64).default(2),
   QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   RUN_WORKERS: z
@@ -57,6 +58,11 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     throw new Error(
       "Quire: NEXTAUTH_SECRET is required in production with an external DATABASE_URL (every node must share it).",
     );
+  }
+  try {
+    parseEgressAllow(env.EGRESS_ALLOW);
+  } catch (err) {
+    throw new Error(`Quire: invalid configuration:\n  EGRESS_ALLOW: ${(err as Error).message}`);
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {

@@ -58,7 +58,8 @@ function parseIpv6(s: string): Uint8Array {
   const v4 = s.match(/(\d+\.\d+\.\d+\.\d+)$/);
   if (v4) {
     const b = v4[1].split(".").map(Number);
-    s = s.slice(0, -v4[1].length) + ((b[0] << 8) | b[1]).toString(16) + ":" + ((b[2] << 8) | b[3]).toString(16);
+    s =
+      s.slice(0, -v4[1].length) + ((b[0] << 8) | b[1]).toString(16) + ":" + ((b[2] << 8) | b[3]).toString(16);
   }
   const [head, tail] = s.includes("::") ? s.split("::") : [s, undefined];
   const headParts = head ? head.split(":") : [];
@@ -91,7 +92,12 @@ export function parseCidr(text: string): Cidr | null {
   if (!ip) return null;
   const max = ip.family === 4 ? 32 : 128;
   const prefix = prefixText === undefined ? max : Number(prefixText);
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max || (prefixText !== undefined && !/^\d+$/.test(prefixText)))
+  if (
+    !Number.isInteger(prefix) ||
+    prefix < 0 ||
+    prefix > max ||
+    (prefixText !== undefined && !/^\d+$/.test(prefixText))
+  )
     return null;
   return { family: ip.family, bytes: ip.bytes, prefix };
 }

@@ -2,7 +2,13 @@ import "server-only";
 import dns from "node:dns";
 import { ApiError } from "@/lib/api/errors";
 import { classifyAddress, describeKind, parseIp } from "./address";
-import { getEgressPolicy, isAddressAllowed, isHostAllowed, parseEgressAllow, type EgressPolicy } from "./policy";
+import {
+  getEgressPolicy,
+  isAddressAllowed,
+  isHostAllowed,
+  parseEgressAllow,
+  type EgressPolicy,
+} from "./policy";
 
 /** Resolves a host name to all its addresses; injectable so tests never touch real DNS. */
 export type LookupFn = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
@@ -48,13 +54,17 @@ const defaultPorts: Record<string, number> = { "http:": 80, "https:": 443 };
 export async function checkUrl(input: string, opts: CheckUrlOptions = {}): Promise<CheckedUrl> {
   const field = opts.field ?? "url";
   const url = parseHttpUrl(input, field);
-  const policy = typeof opts.policy === "string" ? parseEgressAllow(opts.policy) : (opts.policy ?? getEgressPolicy());
+  const policy =
+    typeof opts.policy === "string" ? parseEgressAllow(opts.policy) : (opts.policy ?? getEgressPolicy());
   const hostname = url.hostname.replace(/^\[|\]$/g, "");
   const bareName = hostname.toLowerCase().replace(/\.$/, "");
   const port = url.port ? Number(url.port) : defaultPorts[url.protocol];
   const hostAllowed = isHostAllowed(policy, hostname, port);
   const refuse = (what: string) =>
-    new ApiError(403, `${field}: ${opts.context ? opts.context + " " : ""}${what}; Quire only fetches public addresses`);
+    new ApiError(
+      403,
+      `${field}: ${opts.context ? opts.context + " " : ""}${what}; Quire only fetches public addresses`,
+    );
 
   let addresses: Array<{ address: string; family: number }>;
   if (parseIp(hostname)) {
@@ -68,12 +78,14 @@ export async function checkUrl(input: string, opts: CheckUrlOptions = {}): Promi
       const code = (e as { code?: string }).code ?? "ENOTFOUND";
       throw new ApiError(400, `${field}: could not resolve host ${hostname} (${code})`);
     }
-    if (!addresses.length) throw new ApiError(400, `${field}: could not resolve host ${hostname} (no address)`);
+    if (!addresses.length)
+      throw new ApiError(400, `${field}: could not resolve host ${hostname} (no address)`);
   }
 
   for (const { address } of addresses) {
     const verdict = classifyAddress(address);
-    if (!verdict) throw new ApiError(400, `${field}: could not resolve host ${hostname} (bad address ${address})`);
+    if (!verdict)
+      throw new ApiError(400, `${field}: could not resolve host ${hostname} (bad address ${address})`);
     if (verdict.kind === "public" || hostAllowed || isAddressAllowed(policy, verdict.address)) continue;
     const desc = describeKind(verdict.kind);
     const embeds = verdict.embedded ? ` embeds ${verdict.embedded},` : "";

@@ -80,7 +80,13 @@ export async function egressFetch(url: string, opts: EgressFetchOptions = {}): P
       for await (const chunk of source) chunks.push(chunk as Buffer);
     });
     const headers = flattenHeaders(res.headers);
-    return { status: res.statusCode ?? 0, headers, bytes: Buffer.concat(chunks), finalUrl, contentType: headers["content-type"] ?? "" };
+    return {
+      status: res.statusCode ?? 0,
+      headers,
+      bytes: Buffer.concat(chunks),
+      finalUrl,
+      contentType: headers["content-type"] ?? "",
+    };
   } catch (e) {
     throw flight.explain(e, opts);
   } finally {
@@ -92,7 +98,11 @@ export async function egressFetch(url: string, opts: EgressFetchOptions = {}): P
  * Like egressFetch but streams the body to `filePath` while counting, for large sources.
  * A partial file is removed on failure.
  */
-export async function egressDownloadToFile(url: string, filePath: string, opts: EgressFetchOptions = {}): Promise<EgressDownload> {
+export async function egressDownloadToFile(
+  url: string,
+  filePath: string,
+  opts: EgressFetchOptions = {},
+): Promise<EgressDownload> {
   const flight = startFlight(opts);
   let opened = false;
   try {
@@ -129,9 +139,13 @@ function startFlight(opts: EgressFetchOptions): Flight {
   const field = opts.field ?? "url";
   const timeoutMs = opts.timeoutMs ?? defaultTimeoutMs();
   const ac = new AbortController();
-  const timeoutError = new ApiError(408, `${field}: the request took longer than ${formatSeconds(timeoutMs)} s`);
+  const timeoutError = new ApiError(
+    408,
+    `${field}: the request took longer than ${formatSeconds(timeoutMs)} s`,
+  );
   const timer = setTimeout(() => ac.abort(timeoutError), timeoutMs);
-  const onCallerAbort = () => ac.abort(opts.signal!.reason ?? new DOMException("The operation was aborted", "AbortError"));
+  const onCallerAbort = () =>
+    ac.abort(opts.signal!.reason ?? new DOMException("The operation was aborted", "AbortError"));
   if (opts.signal?.aborted) onCallerAbort();
   else opts.signal?.addEventListener("abort", onCallerAbort, { once: true });
   return {
@@ -172,23 +186,38 @@ async function openResponse(
   let basicAuth = opts.basicAuth;
   for (let hop = 0; ; hop++) {
     const checked = await abortable(
-      checkUrl(current, { lookup: opts.lookup, policy: opts.policy, field, context: hop ? "redirect refused," : undefined }),
+      checkUrl(current, {
+        lookup: opts.lookup,
+        policy: opts.policy,
+        field,
+        context: hop ? "redirect refused," : undefined,
+      }),
       flight.signal,
     );
     // Credentials in the URL itself count as basic auth for that origin.
     if (hop === 0) {
       firstOrigin = checked.url.origin;
       if (!basicAuth && (checked.url.username || checked.url.password)) {
-        basicAuth = { username: decodeURIComponent(checked.url.username), password: decodeURIComponent(checked.url.password) };
+        basicAuth = {
+          username: decodeURIComponent(checked.url.username),
+          password: decodeURIComponent(checked.url.password),
+        };
       }
     }
     const sameOrigin = checked.url.origin === firstOrigin;
-    const res = await sendOnce(checked, method, buildHeaders(opts.headers, sameOrigin ? basicAuth : undefined, sameOrigin), body, flight.signal);
+    const res = await sendOnce(
+      checked,
+      method,
+      buildHeaders(opts.headers, sameOrigin ? basicAuth : undefined, sameOrigin),
+      body,
+      flight.signal,
+    );
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (redirectStatuses.has(status) && location && maxRedirects > 0) {
       res.resume();
-      if (hop >= maxRedirects) throw new ApiError(400, `${field}: too many redirects (more than ${maxRedirects})`);
+      if (hop >= maxRedirects)
+        throw new ApiError(400, `${field}: too many redirects (more than ${maxRedirects})`);
       let next: URL;
       try {
         next = new URL(location, checked.url);
@@ -206,7 +235,10 @@ async function openResponse(
     if (!opts.acceptAnyStatus && (status < 200 || status > 299)) {
       res.resume();
       const extra = redirectStatuses.has(status) ? " (redirects are not followed here)" : "";
-      throw new ApiError(400, `${field}: the server answered ${status} ${http.STATUS_CODES[status] ?? ""}`.trimEnd() + extra);
+      throw new ApiError(
+        400,
+        `${field}: the server answered ${status} ${http.STATUS_CODES[status] ?? ""}`.trimEnd() + extra,
+      );
     }
     const maxBytes = opts.maxBytes ?? defaultMaxBytes();
     const declared = Number(res.headers["content-length"]);
@@ -227,16 +259,23 @@ function buildHeaders(
   basicAuth: { username: string; password: string } | undefined,
   sameOrigin: boolean,
 ): Record<string, string> {
-  const headers: Record<string, string> = { "user-agent": "Quire/0.1", accept: "*/*", "accept-encoding": "identity" };
+  const headers: Record<string, string> = {
+    "user-agent": "Quire/0.1",
+    accept: "*/*",
+    "accept-encoding": "identity",
+  };
   for (const [k, v] of Object.entries(extra ?? {})) {
     const key = k.toLowerCase();
     // Credentials the caller set by hand follow the same rule as basicAuth.
-    if (!sameOrigin && (key === "authorization" || key === "cookie" || key === "proxy-authorization")) continue;
-    if (key === "host" || key === "content-length" || key === "transfer-encoding" || key === "connection") continue;
+    if (!sameOrigin && (key === "authorization" || key === "cookie" || key === "proxy-authorization"))
+      continue;
+    if (key === "host" || key === "content-length" || key === "transfer-encoding" || key === "connection")
+      continue;
     headers[key] = v;
   }
   if (basicAuth) {
-    headers.authorization = "Basic " + Buffer.from(`${basicAuth.username}:${basicAuth.password}`).toString("base64");
+    headers.authorization =
+      "Basic " + Buffer.from(`${basicAuth.username}:${basicAuth.password}`).toString("base64");
   }
   return headers;
 }
@@ -252,10 +291,14 @@ function sendOnce(
   const { url, address, family } = checked;
   // The connection may only go to the checked address, whatever DNS says now.
   const pinned: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address, family }]);
+    if ((options as { all?: boolean }).all)
+      (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
+        { address, family },
+      ]);
     else (callback as (e: null, a: string, f: number) => void)(null, address, family);
   };
-  const payload = body === undefined ? undefined : typeof body === "string" ? Buffer.from(body) : Buffer.from(body);
+  const payload =
+    body === undefined ? undefined : typeof body === "string" ? Buffer.from(body) : Buffer.from(body);
   if (payload) headers["content-length"] = String(payload.length);
   const mod = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {

@@ -5,7 +5,11 @@ import "server-only";
  * else the last path segment of the requested URL, else of the final URL, else "download".
  * Reduced to a safe base name (no directories, no control characters).
  */
-export function fileNameFromResponse(contentDisposition: string | undefined, url: string, finalUrl?: string): string {
+export function fileNameFromResponse(
+  contentDisposition: string | undefined,
+  url: string,
+  finalUrl?: string,
+): string {
   const fromHeader = contentDisposition ? parseContentDisposition(contentDisposition) : undefined;
   for (const candidate of [fromHeader, lastSegment(url), finalUrl && lastSegment(finalUrl)]) {
     const safe = candidate && sanitizeFileName(candidate);
@@ -41,7 +45,6 @@ function lastSegment(url: string): string | undefined {
 /** Base name only, no control characters, at most 200 characters; "" if nothing usable is left. */
 export function sanitizeFileName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim();
   if (clean === "." || clean === "..") return "";
   return clean.slice(0, 200);

@@ -39,9 +39,14 @@ export function parseEgressAllow(text: string | undefined): EgressPolicy {
     const m = entry.match(/^(\[[0-9a-f:.]+\]|[^:/\s]+)(?::(\d{1,5}))?$/);
     const host = m?.[1].replace(/^\[|\]$/g, "").replace(/\.$/, "");
     const port = m?.[2] === undefined ? undefined : Number(m[2]);
-    const hostOk = host && (parseIp(host) || /^(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(host));
+    const hostOk =
+      host &&
+      (parseIp(host) ||
+        /^(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(host));
     if (!m || !hostOk || (port !== undefined && (port < 1 || port > 65535))) {
-      throw new Error(`EGRESS_ALLOW: cannot read the entry "${raw.trim()}" (expected a CIDR, a host or host:port)`);
+      throw new Error(
+        `EGRESS_ALLOW: cannot read the entry "${raw.trim()}" (expected a CIDR, a host or host:port)`,
+      );
     }
     policy.hosts.push({ host: host!, port });
   }
@@ -63,7 +68,10 @@ export function setEgressPolicyForTests(policy: EgressPolicy | string | undefine
 
 /** True if the URL's host (and port) is named by a host entry. */
 export function isHostAllowed(policy: EgressPolicy, hostname: string, port: number): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
   return policy.hosts.some((e) => {
     if (e.port !== undefined && e.port !== port) return false;
     if (e.host.startsWith("*.")) return host.endsWith(e.host.slice(1));

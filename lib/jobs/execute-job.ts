@@ -10,7 +10,7 @@ import { getOperation } from "@/lib/operations/registry";
 import type { OperationDefinition } from "@/lib/operations/types";
 import type { RunResult, SourceFile } from "@/lib/operations/runner-types";
 import { fillReservedOutput, resolveOwnFile, safeFileName, storeOutput } from "@/lib/storage/local-store";
-import { egressDownloadToFile, egressFetch } from "@/lib/egress";
+import { egressDownloadToFile, egressFetch, fileNameFromResponse } from "@/lib/egress";
 import { decryptData, encryptData } from "@/lib/engine/crypto/aes-data";
 import { getSandboxPool } from "./sandbox-pool";
 import { finishJob, getJob, updateJob, type JobRow } from "./job-store";
@@ -159,8 +159,7 @@ async function fetchSecondary(url: string, basicAuth?: { username: string; passw
   if (own) return { bytes: await fsp.readFile(own.path), contentType: own.row.contentType, name: own.row.name };
   const cfg = getConfig();
   const r = await egressFetch(url, { basicAuth, maxBytes: cfg.sourceMaxBytes, timeoutMs: cfg.sourceTimeoutMs });
-  if (r.status < 200 || r.status > 299) throw new ApiError(400, `${url}: the server answered ${r.status}`);
-  return { bytes: r.bytes, contentType: r.contentType, name: path.basename(new URL(r.finalUrl).pathname) || "file" };
+  return { bytes: r.bytes, contentType: r.contentType, name: fileNameFromResponse(r.headers["content-disposition"], url, r.finalUrl) };
 }
 
 /** Output encryption and base64 (profiles), applied to file outputs and inline text alike. */

@@ -5,14 +5,13 @@ import { getDbHandle } from "@/lib/db/client";
 import { log } from "@/lib/server/log";
 import { executeJob, jobCheckResult } from "./execute-job";
 import { getJob, recordDelivery } from "./job-store";
-import { deliverWebhook, nextRetryDelay } from "@/lib/webhooks";
+import { deliverWebhook, nextRetryDelay, WEBHOOK_MAX_ATTEMPTS } from "@/lib/webhooks";
 import { getDb } from "@/lib/db/client";
 import { accounts } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 
 export const JOBS_QUEUE = "quire-jobs";
 export const CALLBACKS_QUEUE = "quire-callbacks";
-const CALLBACK_ATTEMPTS = 8;
 
 const g = globalThis as unknown as { __quireBoss?: Promise<PgBoss>; __quireWorking?: boolean };
 
@@ -98,7 +97,8 @@ export async function deliverCallback(jobId: string, attempt: number) {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, row.accountId)).limit(1);
   if (!account) return;
   const body = await jobCheckResult(row);
-  const r = await deliverWebhook(row.callbackUrl!, body, account.webhookSecret, { timeoutMs: 15_000 });
+  // One webhook-id per job, so receivers can de-duplicate retries.
+  const r = await deliverWebhook(row.callbackUrl!, body, account.webhookSecret, { timeoutMs: 15_000, id: `msg_${jobId}` });
   await recordDelivery({
     jobId,
     url: row.callbackUrl,
@@ -107,7 +107,7 @@ export async function deliverCallback(jobId: string, attempt: number) {
     httpStatus: r.status ?? null,
     error: r.ok ? null : (r.error ?? `HTTP ${r.status}`),
   });
-  if (!r.ok && attempt < CALLBACK_ATTEMPTS) {
+  if (!r.ok && r.retryable !== false && attempt < WEBHOOK_MAX_ATTEMPTS) {
     await enqueueCallback(jobId, attempt + 1, Math.round(nextRetryDelay(attempt) / 1000));
   } else if (!r.ok) log.warn(`callback for job ${jobId} gave up after ${attempt} attempts`);
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import path from "node:path";
 import { getConfig } from "@/lib/config";
-import { createSandboxPool } from "@/lib/jobs/sandbox";
+import { createSandboxPool } from "@/lib/jobs/sandbox/pool";
 
 type Pool = ReturnType<typeof createSandboxPool>;
 const g = globalThis as unknown as { __quirePool?: Pool };

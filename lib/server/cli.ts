@@ -5,6 +5,7 @@ import { createUser, findUserByEmail, setUserPassword } from "@/lib/auth/users";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { getBalance, grantCredits } from "@/lib/credits/ledger";
 import { getConfig } from "@/lib/config";
+import { callAdminSocket } from "./admin-socket";
 
 const usage = `Usage: npm run quire -- <command> [options]
 
@@ -28,8 +29,24 @@ async function accountOf(email: string) {
   return u;
 }
 
-/** The admin CLI: accounts, keys and credit grants against the configured database. */
-async function main(argv: string[]) {
+/**
+ * Runs one admin command against the database and returns what it prints. The CLI calls it
+ * directly, or (while Quire runs on embedded PGlite, which one process owns) through the
+ * server's admin socket.
+ */
+export async function runAdminCommand(argv: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const console = { log: (...a: unknown[]) => lines.push(a.map(String).join(" ")) };
+  try {
+    const code = await adminCommand(argv, console);
+    return { code, out: lines.join("\n") };
+  } catch (e) {
+    lines.push(e instanceof Error ? e.message : String(e));
+    return { code: 1, out: lines.join("\n") };
+  }
+}
+
+async function adminCommand(argv: string[], console: { log: (...a: unknown[]) => void }): Promise<number> {
   const [cmd, ...args] = argv;
   getConfig();
   switch (cmd) {
@@ -91,13 +108,17 @@ async function main(argv: string[]) {
     }
     default:
       console.log(usage);
-      if (cmd && cmd !== "help") process.exitCode = 2;
+      return cmd && cmd !== "help" ? 2 : 0;
   }
+  return 0;
 }
 
-main(process.argv.slice(2))
-  .catch((e) => {
-    console.error(e instanceof Error ? e.message : String(e));
-    process.exitCode = 1;
-  })
-  .finally(() => closeDb());
+async function main(argv: string[]) {
+  const viaServer = await callAdminSocket(argv);
+  const r = viaServer ?? (await runAdminCommand(argv));
+  if (!viaServer) await closeDb();
+  process.stdout.write(r.out + (r.out.endsWith("\n") ? "" : "\n"));
+  process.exitCode = r.code;
+}
+
+if (process.argv[1]?.endsWith("cli.ts")) void main(process.argv.slice(2));

@@ -7,6 +7,8 @@ import { stopQueue } from "@/lib/jobs/queue";
 import { closeSandboxPool } from "@/lib/jobs/sandbox-pool";
 import { closeDb } from "@/lib/db/client";
 import { log } from "./log";
+import { listenAdminSocket } from "./admin-socket";
+import { runAdminCommand } from "./cli";
 
 /**
  * Quire's one process: the engine API (/v1, /v2), storage links (/files) and, unless
@@ -27,6 +29,7 @@ async function main() {
     nextHandler = app.getRequestHandler() as unknown as Handler;
   }
   await startEngine();
+  listenAdminSocket(runAdminCommand);
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? "/").split("?")[0];
     if (isEnginePath(pathname) || !nextHandler) {

@@ -60,7 +60,9 @@ export async function deliverWebhook(
     return {
       ok,
       status: res.status,
-      error: ok ? undefined : `callback: the receiver answered ${res.status}${res.status >= 300 && res.status < 400 ? " (redirects are not followed)" : ""}`,
+      error: ok
+        ? undefined
+        : `callback: the receiver answered ${res.status}${res.status >= 300 && res.status < 400 ? " (redirects are not followed)" : ""}`,
       retryable: !ok,
       id,
     };

@@ -6,11 +6,11 @@ import crypto from "node:crypto";
  * `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with the shared secret
  * `whsec_<base64 key>`, and rejects stale timestamps to stop replays.
  */
-export interface WebhookHeaders {
+export type WebhookHeaders = {
   "webhook-id": string;
   "webhook-timestamp": string;
   "webhook-signature": string;
-}
+};
 
 const SECRET_PREFIX = "whsec_";
 
@@ -32,12 +32,17 @@ export function webhookKey(secret: string): Buffer {
   return key;
 }
 
-function sign(key: Buffer, id: string, timestamp: number, body: string): string {
-  return crypto.createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest("base64");
+function sign(key: Buffer, id: string, timestamp: number, body: string | Buffer): string {
+  return crypto.createHmac("sha256", key).update(`${id}.${timestamp}.`).update(body).digest("base64");
 }
 
 /** The three headers of one delivery. `timestamp` is in seconds (or a Date); default now. */
-export function signWebhook(input: { id: string; timestamp?: number | Date; body: string; secret: string }): WebhookHeaders {
+export function signWebhook(input: {
+  id: string;
+  timestamp?: number | Date;
+  body: string;
+  secret: string;
+}): WebhookHeaders {
   const ts = toSeconds(input.timestamp ?? new Date());
   return {
     "webhook-id": input.id,
@@ -72,18 +77,21 @@ export function verifyWebhook(
   const id = header(headers, "webhook-id");
   const tsText = header(headers, "webhook-timestamp");
   const sigText = header(headers, "webhook-signature");
-  if (!id || !tsText || !sigText) return { ok: false, reason: "missing webhook-id, webhook-timestamp or webhook-signature" };
+  if (!id || !tsText || !sigText)
+    return { ok: false, reason: "missing webhook-id, webhook-timestamp or webhook-signature" };
   if (!/^\d+$/.test(tsText)) return { ok: false, reason: "webhook-timestamp is not a number of seconds" };
   const timestamp = Number(tsText);
   const now = toSeconds(opts.now ?? new Date());
   const tolerance = opts.toleranceSeconds ?? 300;
-  if (Math.abs(now - timestamp) > tolerance) return { ok: false, reason: "webhook-timestamp is too old or too far in the future" };
-  const expected = Buffer.from(sign(webhookKey(secret), id, timestamp, typeof body === "string" ? body : body.toString("utf8")));
+  if (Math.abs(now - timestamp) > tolerance)
+    return { ok: false, reason: "webhook-timestamp is too old or too far in the future" };
+  const expected = Buffer.from(sign(webhookKey(secret), id, timestamp, body));
   for (const part of sigText.split(" ")) {
     const [version, value] = part.split(",", 2);
     if (version !== "v1" || !value) continue;
     const given = Buffer.from(value);
-    if (given.length === expected.length && crypto.timingSafeEqual(given, expected)) return { ok: true, id, timestamp };
+    if (given.length === expected.length && crypto.timingSafeEqual(given, expected))
+      return { ok: true, id, timestamp };
   }
   return { ok: false, reason: "no matching v1 signature" };
 }

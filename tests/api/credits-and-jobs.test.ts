@@ -124,7 +124,9 @@ describe("jobs survive a restart", () => {
     }
     await q.kill("SIGKILL");
     await q.restart();
-    const done = await waitForJob(q, jobId, 120_000);
+    const done = await waitForJob(q, jobId, 120_000, key).catch((e) => {
+      throw new Error(`${e.message}\n${q.stdout().slice(-4000)}`);
+    });
     expect(done.status).toBe("success");
     expect(done.credits).toBe(1 + 1500);
     const bal = await q.api("/v1/account/credit/balance", { key });

@@ -3,6 +3,7 @@ import type net from "node:net";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import * as mupdf from "mupdf";
 
 /**
@@ -196,4 +197,141 @@ export function makeBmp(
     }
   }
   return buf;
+}
+
+/**
+ * Writes an uncompressed RGB TIFF with one IFD per page (sharp writes only equal-size pages);
+ * each page may have its own size, colour and resolution.
+ */
+export function makeTiff(pages: Array<{ width: number; height: number; rgb: [number, number, number]; dpi?: number }>): Buffer {
+  const parts: Buffer[] = [];
+  let offset = 8;
+  const header = Buffer.alloc(8);
+  header.write("II", 0, "ascii");
+  header.writeUInt16LE(42, 2);
+  parts.push(header);
+  let prevNextPtr = 4; // where to write the offset of the next IFD
+  const patches: Array<{ at: number; value: number }> = [];
+  for (const p of pages) {
+    const pixels = Buffer.alloc(p.width * p.height * 3);
+    for (let i = 0; i < p.width * p.height; i++) pixels.set(p.rgb, i * 3);
+    const pixelsAt = offset;
+    parts.push(pixels);
+    offset += pixels.length;
+    const extra = Buffer.alloc(6 + 16); // BitsPerSample (3 shorts) + X/Y rationals
+    const extraAt = offset;
+    extra.writeUInt16LE(8, 0);
+    extra.writeUInt16LE(8, 2);
+    extra.writeUInt16LE(8, 4);
+    const dpi = p.dpi ?? 72;
+    extra.writeUInt32LE(dpi, 6);
+    extra.writeUInt32LE(1, 10);
+    extra.writeUInt32LE(dpi, 14);
+    extra.writeUInt32LE(1, 18);
+    parts.push(extra);
+    offset += extra.length;
+    if (offset % 2) {
+      parts.push(Buffer.alloc(1));
+      offset++;
+    }
+    const entries: Array<[number, number, number, number]> = [
+      [256, 4, 1, p.width],
+      [257, 4, 1, p.height],
+      [258, 3, 3, extraAt],
+      [259, 3, 1, 1],
+      [262, 3, 1, 2],
+      [273, 4, 1, pixelsAt],
+      [277, 3, 1, 3],
+      [278, 4, 1, p.height],
+      [279, 4, 1, pixels.length],
+      [282, 5, 1, extraAt + 6],
+      [283, 5, 1, extraAt + 14],
+      [296, 3, 1, 2],
+    ];
+    const ifd = Buffer.alloc(2 + entries.length * 12 + 4);
+    ifd.writeUInt16LE(entries.length, 0);
+    entries.forEach(([tag, type, count, value], i) => {
+      const o = 2 + i * 12;
+      ifd.writeUInt16LE(tag, o);
+      ifd.writeUInt16LE(type, o + 2);
+      ifd.writeUInt32LE(count, o + 4);
+      if (type === 3 && count === 1) ifd.writeUInt16LE(value, o + 8);
+      else ifd.writeUInt32LE(value, o + 8);
+    });
+    patches.push({ at: prevNextPtr, value: offset });
+    prevNextPtr = offset + 2 + entries.length * 12;
+    parts.push(ifd);
+    offset += ifd.length;
+  }
+  const out = Buffer.concat(parts);
+  for (const { at, value } of patches) out.writeUInt32LE(value, at);
+  return out;
+}
+
+/**
+ * Writes a zip archive (for zip-bomb fixtures): each entry deflated (or stored), optionally with a
+ * `declaredSize` that lies about its uncompressed size in both headers.
+ */
+export function makeZip(entries: Array<{ name: string; data: Buffer; store?: boolean; declaredSize?: number }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name, "utf8");
+    const body = e.store ? e.data : zlib.deflateRawSync(e.data);
+    const crc = zlib.crc32(e.data);
+    const size = e.declaredSize ?? e.data.length;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(e.store ? 0 : 8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    locals.push(local, name, body);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(e.store ? 0 : 8, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(body.length, 20);
+    central.writeUInt32LE(size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    centrals.push(central, name);
+    offset += 30 + name.length + body.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+/** The entries of a zip written by makeZip or SheetJS, decompressed (to rebuild it with extras). */
+export function unzipEntries(zip: Buffer): Array<{ name: string; data: Buffer }> {
+  const out: Array<{ name: string; data: Buffer }> = [];
+  let eocd = zip.length - 22;
+  while (eocd >= 0 && zip.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  let off = zip.readUInt32LE(eocd + 16);
+  const count = zip.readUInt16LE(eocd + 10);
+  for (let i = 0; i < count; i++) {
+    const method = zip.readUInt16LE(off + 10);
+    const csize = zip.readUInt32LE(off + 20);
+    const nameLen = zip.readUInt16LE(off + 28);
+    const extraLen = zip.readUInt16LE(off + 30);
+    const commentLen = zip.readUInt16LE(off + 32);
+    const lo = zip.readUInt32LE(off + 42);
+    const name = zip.toString("utf8", off + 46, off + 46 + nameLen);
+    const start = lo + 30 + zip.readUInt16LE(lo + 26) + zip.readUInt16LE(lo + 28);
+    const raw = zip.subarray(start, start + csize);
+    out.push({ name, data: method === 8 ? zlib.inflateRawSync(raw) : Buffer.from(raw) });
+    off += 46 + nameLen + extraLen + commentLen;
+  }
+  return out;
 }

@@ -21,13 +21,18 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
-export type LoopbackHandler = (req: http.IncomingMessage & { body: Buffer }, res: http.ServerResponse) => void | Promise<void>;
+export type LoopbackHandler = (
+  req: http.IncomingMessage & { body: Buffer },
+  res: http.ServerResponse,
+) => unknown;
 
 /**
  * Starts an HTTP server on 127.0.0.1 (port 0) that counts connections and requests. Tests use
  * it as the only network peer they ever talk to, and to prove that refused URLs opened no socket.
  */
-export async function startLoopbackServer(handler: LoopbackHandler = (_req, res) => res.end("ok")): Promise<LoopbackServer> {
+export async function startLoopbackServer(
+  handler: LoopbackHandler = (_req, res) => res.end("ok"),
+): Promise<LoopbackServer> {
   const sockets = new Set<import("node:net").Socket>();
   const state = { hits: 0, connections: 0, requests: [] as SeenRequest[] };
   const server = http.createServer(async (req, res) => {

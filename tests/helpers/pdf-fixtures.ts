@@ -5,9 +5,9 @@
  */
 import * as mupdf from "mupdf";
 import { PDFDocument as LibDocument, PDFName, PDFString } from "pdf-lib";
-import { quietMupdf } from "@/lib/engine/pdf/open-pdf";
 
-quietMupdf(); // MuPDF's warnings go to a ring buffer, not the test output
+// No server-only imports here (Playwright and scripts load this file too). The fixtures only
+// parse well-formed PDFs, so MuPDF has nothing to warn about; openPdf installs the quiet log.
 
 export interface Bookmark {
   title: string;
@@ -54,7 +54,9 @@ export function makePdfDocument(options: MakePdfOptions = {}): mupdf.PDFDocument
     const [w, h] = typeof options.size === "function" ? options.size(i) : (options.size ?? [612, 792]);
     const rotate = typeof options.rotate === "function" ? options.rotate(i) : (options.rotate ?? 0);
     const lines = text(i).split("\n");
-    const ops = lines.map((line, n) => `BT /F1 24 Tf 72 ${h - 72 - n * 30} Td (${escapePdfString(line)}) Tj ET`);
+    const ops = lines.map(
+      (line, n) => `BT /F1 24 Tf 72 ${h - 72 - n * 30} Td (${escapePdfString(line)}) Tj ET`,
+    );
     const page = doc.addPage([0, 0, w, h], rotate, resources, ops.join("\n"));
     doc.insertPage(-1, page);
   }
@@ -220,7 +222,8 @@ export function makePdfWithAttachments(files: AttachmentSpec[], options: MakePdf
   }
 }
 
-export type PermissionName = "print" | "modify" | "copy" | "annotate" | "form" | "accessibility" | "assemble" | "print-hq";
+export type PermissionName =
+  "print" | "modify" | "copy" | "annotate" | "form" | "accessibility" | "assemble" | "print-hq";
 
 /** /P bits of each permission (ISO 32000-1 Table 22). */
 export const PERMISSION_BITS: Record<PermissionName, number> = {
@@ -247,7 +250,8 @@ export function encryptPdf(bytes: Uint8Array, options: EncryptOptions = {}): Buf
   const { userPassword = "", ownerPassword = "owner", algorithm = "aes-256" } = options;
   const perms = options.permissions ?? (Object.keys(PERMISSION_BITS) as PermissionName[]);
   // Every reserved bit set (bits 7-8 and 13-32), bits 1-2 clear: -3904 allows nothing.
-  const p = typeof perms === "number" ? perms : perms.reduce((acc, name) => acc | PERMISSION_BITS[name], -3904);
+  const p =
+    typeof perms === "number" ? perms : perms.reduce((acc, name) => acc | PERMISSION_BITS[name], -3904);
   const doc = new mupdf.PDFDocument(Buffer.from(bytes));
   try {
     return save(
@@ -263,7 +267,9 @@ export function encryptPdf(bytes: Uint8Array, options: EncryptOptions = {}): Buf
  * Files that must be refused with 442: random bytes, a PDF cut after its first 100 bytes,
  * an HTML page, a PDF with an empty page tree, an empty file.
  */
-export function makeDamagedPdf(kind: "random" | "truncated" | "html" | "no-pages" | "empty" = "random"): Buffer {
+export function makeDamagedPdf(
+  kind: "random" | "truncated" | "html" | "no-pages" | "empty" = "random",
+): Buffer {
   switch (kind) {
     case "random": {
       const b = Buffer.alloc(4096);
@@ -279,7 +285,9 @@ export function makeDamagedPdf(kind: "random" | "truncated" | "html" | "no-pages
     case "truncated":
       return makePdf({ pages: 3 }).subarray(0, 100);
     case "html":
-      return Buffer.from("<!DOCTYPE html><html><head><title>Not found</title></head><body><h1>404</h1></body></html>");
+      return Buffer.from(
+        "<!DOCTYPE html><html><head><title>Not found</title></head><body><h1>404</h1></body></html>",
+      );
     case "no-pages":
       return Buffer.from(
         "%PDF-1.4\n1 0 obj\n<</Type/Catalog/Pages 2 0 R>>\nendobj\n2 0 obj\n<</Type/Pages/Kids[]/Count 0>>\nendobj\n" +

@@ -93,6 +93,7 @@ export async function startQuire(opts: { env?: Record<string, string>; dashboard
   let out = "";
   const launch = async () => {
     out = out ? out + "\n--- restart ---\n" : "";
+    const from = out.length;
     child = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/node-hooks.mjs", "lib/server/main.ts"], {
       cwd: ROOT,
       env,
@@ -101,7 +102,7 @@ export async function startQuire(opts: { env?: Record<string, string>; dashboard
     child.stdout!.on("data", (d) => (out += d));
     child.stderr!.on("data", (d) => (out += d));
     const deadline = Date.now() + 90_000;
-    while (!out.includes("Quire is listening")) {
+    while (!out.slice(from).includes("Quire is listening")) {
       if (child.exitCode !== null) throw new Error(`Quire exited (${child.exitCode}):\n${out}`);
       if (Date.now() > deadline) throw new Error(`Quire did not start in time:\n${out}`);
       await new Promise((r) => setTimeout(r, 100));
@@ -170,10 +171,10 @@ export async function startQuire(opts: { env?: Record<string, string>; dashboard
 }
 
 /** Polls /v1/job/check until the status is not `working`. */
-export async function waitForJob(q: QuireServer, jobId: string, timeoutMs = 60_000) {
+export async function waitForJob(q: QuireServer, jobId: string, timeoutMs = 60_000, key?: string) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const r = await q.api(`/v1/job/check?jobid=${jobId}`);
+    const r = await q.api(`/v1/job/check?jobid=${jobId}`, { key });
     if (r.body.status !== "working") return r.body;
     if (Date.now() > deadline) throw new Error(`job ${jobId} still working after ${timeoutMs} ms`);
     await new Promise((res) => setTimeout(res, 200));

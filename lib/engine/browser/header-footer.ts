@@ -32,12 +32,14 @@ export function sanitizeTemplate(html: string): string {
 
 /**
  * Wraps a header or footer so it is readable by default: Chromium lays templates out at a tiny
- * default size with no side padding, so we give 10 px text indented like the page body.
+ * default size with no side padding, so we give 10 px text indented like the page body (the
+ * side margins, and at least the 8 px a page body gets by default).
  * The caller's own inline styles still win.
  */
 export function buildTemplate(html: string | undefined, sidePaddingPx: { left: number; right: number }): string {
   if (!html || !html.trim()) return "<span></span>";
-  const pad = `padding:0 ${sidePaddingPx.right.toFixed(1)}px 0 ${sidePaddingPx.left.toFixed(1)}px`;
+  const side = (n: number) => Math.max(8, n).toFixed(1);
+  const pad = `padding:0 ${side(sidePaddingPx.right)}px 0 ${side(sidePaddingPx.left)}px`;
   return (
     `<div style="width:100%;box-sizing:border-box;${pad};font-size:10px;font-family:sans-serif;` +
     `-webkit-print-color-adjust:exact;print-color-adjust:exact">${sanitizeTemplate(html)}</div>`

@@ -8,19 +8,22 @@ import { ApiError } from "@/lib/api/errors";
 
 const pxPerUnit: Record<string, number> = { px: 1, in: 96, cm: 96 / 2.54, mm: 96 / 25.4, pt: 96 / 72 };
 
-/** Named paper sizes of the seed, portrait, in inches (the same table as Chromium/Playwright). */
+const inch = (w: number, h: number) => ({ width: w * 96, height: h * 96 });
+const mm = (w: number, h: number) => ({ width: (w * 96) / 25.4, height: (h * 96) / 25.4 });
+
+/** Named paper sizes of the seed, portrait, in CSS px: US sizes in inches, A sizes per ISO 216 in mm. */
 export const paperSizes: Record<string, { width: number; height: number }> = {
-  Letter: { width: 8.5, height: 11 },
-  Legal: { width: 8.5, height: 14 },
-  Tabloid: { width: 11, height: 17 },
-  Ledger: { width: 17, height: 11 },
-  A0: { width: 33.1, height: 46.8 },
-  A1: { width: 23.4, height: 33.1 },
-  A2: { width: 16.54, height: 23.4 },
-  A3: { width: 11.7, height: 16.54 },
-  A4: { width: 8.27, height: 11.7 },
-  A5: { width: 5.83, height: 8.27 },
-  A6: { width: 4.13, height: 5.83 },
+  Letter: inch(8.5, 11),
+  Legal: inch(8.5, 14),
+  Tabloid: inch(11, 17),
+  Ledger: inch(17, 11),
+  A0: mm(841, 1189),
+  A1: mm(594, 841),
+  A2: mm(420, 594),
+  A3: mm(297, 420),
+  A4: mm(210, 297),
+  A5: mm(148, 210),
+  A6: mm(105, 148),
 };
 
 /** Largest page side we print (200 in, the classic PDF viewer limit of 14 400 pt). */
@@ -77,8 +80,7 @@ export function parsePaperSize(text: string | undefined, landscape: boolean): Pa
   let width: number;
   let height: number;
   if (named) {
-    width = paperSizes[named].width * 96;
-    height = paperSizes[named].height * 96;
+    ({ width, height } = paperSizes[named]);
   } else {
     const parts = raw.split(/\s*[x×,]\s*|\s+/i).filter(Boolean);
     if (parts.length !== 2) {

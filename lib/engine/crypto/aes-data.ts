@@ -16,7 +16,11 @@ export interface AesOptions {
 
 const KEY_BYTES: Record<AesAlgorithm, number> = { AES128: 16, AES192: 24, AES256: 32 };
 const IV_BYTES = 16;
-const CIPHER: Record<AesAlgorithm, string> = { AES128: "aes-128-cbc", AES192: "aes-192-cbc", AES256: "aes-256-cbc" };
+const CIPHER: Record<AesAlgorithm, string> = {
+  AES128: "aes-128-cbc",
+  AES192: "aes-192-cbc",
+  AES256: "aes-256-cbc",
+};
 
 /** Encrypts bytes (profiles DataEncryptionAlgorithm/Key/IV): AES-CBC, PKCS#7 padding. */
 export function encryptData(bytes: Uint8Array, options: AesOptions): Buffer {
@@ -53,7 +57,10 @@ function materials(options: AesOptions, keyDefault: string, ivDefault: string): 
   const keyField = options.keyField ?? keyDefault;
   const ivField = options.ivField ?? ivDefault;
   if (!(options.algorithm in KEY_BYTES)) {
-    throw new ApiError(454, `profiles: the AES algorithm must be AES128, AES192 or AES256, got "${String(options.algorithm)}".`);
+    throw new ApiError(
+      454,
+      `profiles: the AES algorithm must be AES128, AES192 or AES256, got "${String(options.algorithm)}".`,
+    );
   }
   return {
     key: parseSecret(options.key, KEY_BYTES[options.algorithm], keyField, options.algorithm),
@@ -66,7 +73,12 @@ function materials(options: AesOptions, keyDefault: string, ivDefault: string): 
  * client practice, e.g. a 32-character key for AES256), else hex, else base64 of exactly that
  * many bytes. Anything else → 454 stating the lengths expected.
  */
-export function parseSecret(value: string | undefined, length: number, field: string, algorithm: AesAlgorithm): Buffer {
+export function parseSecret(
+  value: string | undefined,
+  length: number,
+  field: string,
+  algorithm: AesAlgorithm,
+): Buffer {
   if (value === undefined || value === "") {
     throw new ApiError(454, `profiles.${field}: required with ${algorithm} (${length} bytes).`);
   }

@@ -1,3 +1,5 @@
+import { findDates } from "@/lib/engine/invoice/dates";
+
 /**
  * Money amounts as printed on invoices: "$ 1,234.50", "1.234,50 €", "EUR 12,00", "(45.00)",
  * "100.00-", "1'250.00". Normalised in form only: a plain decimal with a dot, no grouping, no
@@ -76,7 +78,9 @@ const DATE_MASK_RE =
   /\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b|\b\d{1,2}(?:st|nd|rd|th)?[ .-]+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?[ .,-]+\d{2,4}\b/gi;
 
 function mask(text: string): string {
-  return text.replace(DATE_MASK_RE, (m) => " ".repeat(m.length));
+  let out = text.replace(DATE_MASK_RE, (m) => " ".repeat(m.length));
+  for (const d of findDates(text)) out = out.slice(0, d.start) + " ".repeat(d.end - d.start) + out.slice(d.end);
+  return out;
 }
 
 /**
@@ -157,7 +161,8 @@ export function detectDecimalMark(text: string): DecimalMark {
 
 /** The money amount of a value text: the last non-percent amount (totals print the amount last). */
 export function pickAmount(text: string, decimal: DecimalMark = "."): AmountMatch | undefined {
-  const all = findAmounts(text, decimal).filter((a) => !a.isPercent);
+  // Long digit runs without decimals or currency are identifiers, not amounts.
+  const all = findAmounts(text, decimal).filter((a) => !a.isPercent && (a.hasDecimals || a.currency || Math.abs(a.value) < 1e7));
   if (all.length === 0) return undefined;
   const withDecimals = all.filter((a) => a.hasDecimals || a.currency);
   return (withDecimals.length > 0 ? withDecimals : all).at(-1);

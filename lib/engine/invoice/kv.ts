@@ -115,14 +115,20 @@ export function valuesFor(occ: LabelOccurrence, layout: Layout, labelSegs: Set<n
   }
   const page = layout.pages.find((p) => p.index === seg.page);
   if (!page) return out;
-  // Only the last label of a segment may take the value to the right of the segment.
-  const segLabels = occ.inline === "" || occ.labelOnly;
-  if (segLabels) {
+  // Only the last label of a segment may take the value to the right of the segment; only a
+  // label without inline text takes the value under it.
+  const isLast = occ.hit.valueStart + occ.inline.length >= occ.seg.text.trimEnd().length - 1;
+  if (isLast) {
     const row = page.rows[seg.row];
-    const right = row.segments.filter((s) => s.x0 >= seg.x1 - 1).sort((a, b) => a.x0 - b.x0)[0];
-    if (right && !labelSegs.has(right.id) && right.x0 - seg.x1 < page.width * 0.55) {
+    // The segments to the right up to the next label: the first is the value of most labels;
+    // amount rows ("Total | 24.99 | 5.00 | 29.99") print the amount that counts last.
+    const rights = row.segments.filter((s) => s.x0 >= seg.x1 - 1).sort((a, b) => a.x0 - b.x0);
+    for (const right of rights) {
+      if (labelSegs.has(right.id) || right.x0 - seg.x1 > page.width * 0.8) break;
       out.push({ occ, direction: "right", text: right.text, words: right.words, box: right, seg: right });
     }
+  }
+  if (isLast && occ.inline === "") {
     const lh = layout.lineHeight;
     for (let r = seg.row + 1; r < page.rows.length && r <= seg.row + 4; r++) {
       const row2 = page.rows[r];

@@ -16,7 +16,7 @@ export interface LabelDef {
   weight: number;
 }
 
-const NO = "(?:#|no\\.?|nr\\.?|n\\.?o\\.?|num\\.?|number|nummer|numero|nbr|id)";
+const NO = "(?:number|nummer|numero|nbr|num\\.?|no\\.?|nr\\.?|n\\.?o\\.?|#|id)";
 const SP = "[\\s.\\-_/]*";
 
 const defs: [string, LabelKind, number, string[]][] = [
@@ -136,6 +136,7 @@ const defs: [string, LabelKind, number, string[]][] = [
       "base\\s+imponible|imponibile|totale\\s+imponibile|subtotale",
     ],
   ],
+  ["subtotal", "amount", 2, ["grondslag|taxable\\s+base|tax\\s+base|base\\s+ht|base\\s+hors\\s+taxes|bemessungsgrundlage|basis"]],
   ["subtotal", "amount", 1, ["netto", "net"]],
   [
     "tax",
@@ -215,7 +216,7 @@ const defs: [string, LabelKind, number, string[]][] = [
     3,
     [
       `vat${SP}(?:reg(?:istration)?${SP})?(?:${NO}|id|code)|vat\\s+registration|tax${SP}(?:reg(?:istration)?${SP})?(?:${NO}|id|code)|tax\\s+registration`,
-      `tin|ein|fein|abn|acn|gstin|gst${SP}(?:reg(?:istration)?${SP})?${NO}|hst${SP}${NO}|pan(?:${SP}${NO})?`,
+      `vat${SP}\\/${SP}tin|tin${SP}\\/${SP}vat|tin|ein|fein|abn|acn|gstin|gst${SP}(?:reg(?:istration)?${SP})?${NO}|hst${SP}${NO}|pan(?:${SP}${NO})?`,
       `siret|siren|(?:n\\s*o\\s+(?:de\\s+)?)?tva\\s+intra(?:communautaire|-communautaire)?|n\\s*o\\s+(?:de\\s+)?tva|numero\\s+de\\s+tva|identifiant\\s+tva`,
       `ust${SP}id${SP}(?:nr\\.?)?|ustid(?:nr\\.?)?|ust-?idnr\\.?|umsatzsteuer${SP}id(?:entifikationsnummer)?|steuer${SP}(?:nr\\.?|nummer)|st\\.?${SP}nr\\.?`,
       `btw${SP}(?:nummer|nr\\.?|id|no\\.?)|btw-?nr|kvk(?:${SP}(?:nummer|nr\\.?))?|kamer\\s+van\\s+koophandel`,
@@ -327,14 +328,47 @@ export interface CompiledLabel extends LabelDef {
   regex: RegExp;
 }
 
+/** Splits a regex source at its top-level "|" so each alternative competes on length. */
+export function splitAlternatives(re: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cls = false;
+  let cur = "";
+  for (let i = 0; i < re.length; i++) {
+    const c = re[i];
+    if (c === "\\") {
+      cur += c + (re[i + 1] ?? "");
+      i++;
+      continue;
+    }
+    if (cls) {
+      if (c === "]") cls = false;
+    } else if (c === "[") cls = true;
+    else if (c === "(") depth++;
+    else if (c === ")") depth--;
+    else if (c === "|" && depth === 0) {
+      out.push(cur);
+      cur = "";
+      continue;
+    }
+    cur += c;
+  }
+  out.push(cur);
+  return out.filter((x) => x !== "");
+}
+
+// A label ends at a word end: the lookahead makes the engine backtrack into a shorter
+// alternative ("num" in "number" is not a label end).
+const compile = (re: string) => new RegExp(`(?:${re})(?![a-z])`, "y");
+
 /** Every label, compiled as a sticky regex over folded text. */
 export const LABELS: CompiledLabel[] = defs.flatMap(([field, kind, weight, res]) =>
-  res.map((re) => ({ field, kind, re, weight, regex: new RegExp(`(?:${re})`, "y") })),
+  res.flatMap(splitAlternatives).map((re) => ({ field, kind, re, weight, regex: compile(re) })),
 );
 
 /** Adds label definitions at run time (customField vocabulary). */
 export function compileLabel(field: string, kind: LabelKind, re: string, weight: number): CompiledLabel {
-  return { field, kind, re, weight, regex: new RegExp(`(?:${re})`, "y") };
+  return { field, kind, re, weight, regex: compile(re) };
 }
 
 export interface LabelHit {
@@ -359,10 +393,7 @@ export function matchLabelAt(text: string, pos: number, labels: CompiledLabel[] 
     if (!m) continue;
     const end = pos + m[0].length;
     if (end === pos) continue;
-    const next = text[end] ?? "";
-    const last = text[end - 1] ?? "";
-    if (/[a-z0-9]/.test(next) && /[a-z0-9]/.test(last)) continue;
-    const rest = /^[\s]*(?:\([^)]{0,12}\))?[\s]*([:#.\-–]?)[\s:]*/.exec(text.slice(end));
+    const rest = /^[\s*]*(?:\([^)]{0,12}\))?[\s*]*([:#.\-–]?)[\s:]*/.exec(text.slice(end));
     const valueStart = end + (rest ? rest[0].length : 0);
     const hasColon = rest ? rest[0].includes(":") : false;
     const len = end - pos;

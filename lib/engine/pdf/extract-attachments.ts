@@ -28,7 +28,12 @@ export function* iterateAttachments(doc: mupdf.PDFDocument): Generator<PdfAttach
   const names = new UniqueNames();
   let count = 0;
 
-  const take = (spec: mupdf.PDFObject, fallbackName: string, source: PdfAttachment["source"], pageIndex?: number) => {
+  const take = (
+    spec: mupdf.PDFObject,
+    fallbackName: string,
+    source: PdfAttachment["source"],
+    pageIndex?: number,
+  ) => {
     const fs = spec.resolve();
     if (!fs.isDictionary() && !fs.isString()) return null;
     const ef = fs.isDictionary() ? fs.get("EF") : null;
@@ -86,7 +91,12 @@ export function* iterateAttachments(doc: mupdf.PDFDocument): Generator<PdfAttach
       const fs = annot.get("FS");
       if (fs.isNull()) continue;
       const contents = annot.get("Contents");
-      const att = take(fs, contents.isString() && contents.asString() ? contents.asString() : "attachment", "annotation", i);
+      const att = take(
+        fs,
+        contents.isString() && contents.asString() ? contents.asString() : "attachment",
+        "annotation",
+        i,
+      );
       if (att) {
         count++;
         yield att;
@@ -189,9 +199,10 @@ const EXTENSION_TYPES: Record<string, string> = {
   eml: "message/rfc822",
 };
 
-/** The declared MIME type when it looks like one, else a guess from the file extension. */
+/** The declared MIME type when it says something, else a guess from the file extension. */
 export function contentTypeOf(declared: string, name: string): string {
-  if (/^[a-z0-9][\w.+-]*\/[\w.+-]+$/i.test(declared)) return declared.toLowerCase();
+  const type = declared.trim().toLowerCase();
+  if (/^[a-z0-9][\w.+-]*\/[\w.+-]+$/.test(type) && type !== "application/octet-stream") return type;
   const ext = name.includes(".") ? name.slice(name.lastIndexOf(".") + 1).toLowerCase() : "";
   return EXTENSION_TYPES[ext] ?? "application/octet-stream";
 }

@@ -6,7 +6,8 @@ import type * as mupdf from "mupdf";
  * PushButton = /FT /Btn by the radio (bit 16) and push-button (bit 17) flags; ComboBox and
  * ListBox = /FT /Ch by the combo flag (bit 18); Signature = /FT /Sig (ISO 32000-1 §12.7.4).
  */
-export type FieldType = "EditBox" | "CheckBox" | "RadioButton" | "PushButton" | "ComboBox" | "ListBox" | "Signature" | "Unknown";
+export type FieldType =
+  "EditBox" | "CheckBox" | "RadioButton" | "PushButton" | "ComboBox" | "ListBox" | "Signature" | "Unknown";
 
 /** One terminal AcroForm field, as /v1/pdf/info/fields reports it. */
 export interface FormField {

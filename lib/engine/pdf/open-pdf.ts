@@ -79,13 +79,15 @@ export function openPdfWithAccess(bytes: Uint8Array, password?: string): OpenPdf
 
   try {
     const access = unlock(doc, password);
-    let pages: number;
+    let pages = 0;
+    let cause = "it has no pages";
     try {
       pages = doc.countPages();
     } catch (e) {
-      throw new ApiError(442, `the file is not a PDF or is damaged beyond repair: ${describe(e)}.`);
+      cause = describe(e);
     }
-    if (pages < 1) throw new ApiError(442, "the file is not a PDF or is damaged beyond repair: it has no pages.");
+    if (pages < 1) pages = rebuildPageTree(doc);
+    if (pages < 1) throw new ApiError(442, `the file is not a PDF or is damaged beyond repair: ${cause}.`);
     return { doc, access };
   } catch (e) {
     doc.destroy();
@@ -112,6 +114,49 @@ function unlock(doc: mupdf.PDFDocument, password: string | undefined): OpenPdfRe
     if (r & 4) return "owner";
   }
   return "empty";
+}
+
+const MAX_SCAN_OBJECTS = 2_000_000;
+
+/**
+ * Last resort for a PDF whose page tree is lost (a missing /Pages object, a corrupt object
+ * stream) while its pages survive: gathers every /Type /Page object, in object-number order,
+ * under a new /Pages node in memory (as pdf.js and qpdf do when recovering). Returns the page
+ * count, 0 when there is nothing to recover.
+ */
+function rebuildPageTree(doc: mupdf.PDFDocument): number {
+  try {
+    const n = doc.countObjects();
+    if (n > MAX_SCAN_OBJECTS) return 0;
+    const kids: mupdf.PDFObject[] = [];
+    for (let i = 1; i < n; i++) {
+      const ref = doc.newIndirect(i);
+      const obj = ref.resolve();
+      if (!obj.isDictionary()) continue;
+      const type = obj.get("Type");
+      if (type.isName() && type.asName() === "Page") kids.push(ref);
+    }
+    if (kids.length === 0) return 0;
+    let root = doc.getTrailer().get("Root");
+    if (!root.isDictionary()) {
+      root = doc.addObject(doc.newDictionary());
+      root.put("Type", doc.newName("Catalog"));
+      doc.getTrailer().put("Root", root);
+    }
+    const pages = doc.addObject(doc.newDictionary());
+    pages.put("Type", doc.newName("Pages"));
+    const list = pages.put("Kids", doc.newArray());
+    for (const kid of kids) {
+      list.push(kid);
+      kid.put("Parent", pages);
+    }
+    pages.put("Count", kids.length);
+    root.put("Pages", pages);
+    remember("warning", `rebuilt a lost page tree from ${kids.length} page object(s)`);
+    return doc.countPages();
+  } catch {
+    return 0;
+  }
 }
 
 /** True when the trailer names an /Encrypt dictionary. */

@@ -87,7 +87,10 @@ export function readInfo(doc: mupdf.PDFDocument): PdfInfo {
  * year optional, `D:` often missing, apostrophes often missing) into a UTC Date, or null.
  */
 export function parsePdfDate(text: string): Date | null {
-  const m = /^\s*(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*(?:([Zz+-])\s*(\d{2})?'?\s*(\d{2})?'?)?/.exec(text);
+  const m =
+    /^\s*(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*(?:([Zz+-])\s*(\d{2})?'?\s*(\d{2})?'?)?/.exec(
+      text,
+    );
   if (!m) return null;
   const [, y, mo = "01", d = "01", h = "00", mi = "00", s = "00", sign, oh = "00", om = "00"] = m;
   const n = (v: string) => Number.parseInt(v, 10);
@@ -130,7 +133,8 @@ export function encryptionAlgorithmOf(encrypt: mupdf.PDFObject): number {
   };
   const v = num("V", 0);
   if (v === 1) return ENCRYPTION_ALGORITHMS.rc4_40;
-  if (v === 2 || v === 3) return num("Length", 40) <= 40 ? ENCRYPTION_ALGORITHMS.rc4_40 : ENCRYPTION_ALGORITHMS.rc4_128;
+  if (v === 2 || v === 3)
+    return num("Length", 40) <= 40 ? ENCRYPTION_ALGORITHMS.rc4_40 : ENCRYPTION_ALGORITHMS.rc4_128;
   if (v === 4) {
     const stmf = encrypt.get("StmF");
     const filterName = stmf.isName() ? stmf.asName() : "Identity";
@@ -185,7 +189,16 @@ export function permissionsOf(encrypt: mupdf.PDFObject | null): Permissions {
   const copy = bit(5);
   const annotate = bit(6);
   if (r < 3) {
-    return { print, modify, copy, annotate, fillForms: annotate, accessibility: copy, assemble: modify, printHighQuality: print };
+    return {
+      print,
+      modify,
+      copy,
+      annotate,
+      fillForms: annotate,
+      accessibility: copy,
+      assemble: modify,
+      printHighQuality: print,
+    };
   }
   return {
     print,
@@ -247,7 +260,8 @@ export function pageRectangleOf(doc: mupdf.PDFDocument, pageIndex = 0): PageRect
       ] as const)
     : media;
   const rotateObj = page.getInheritable("Rotate");
-  const rotate = ((((rotateObj.isNumber() ? Math.round(rotateObj.asNumber() / 90) * 90 : 0) % 360) + 360) % 360) as number;
+  const rotate = ((((rotateObj.isNumber() ? Math.round(rotateObj.asNumber() / 90) * 90 : 0) % 360) + 360) %
+    360) as number;
   const unitObj = page.get("UserUnit");
   const unit = unitObj.isNumber() && unitObj.asNumber() > 0 ? unitObj.asNumber() : 1;
   let width = Math.max(0, box[2] - box[0]) * unit;

@@ -21,12 +21,20 @@ export interface RenderedPage {
 }
 
 /** Renders one page (0-based) of an open PDF to PNG. Past the end → 449; absurd sizes → 454. */
-export function renderPage(doc: mupdf.PDFDocument, pageIndex: number, options: RenderOptions = {}): RenderedPage {
+export function renderPage(
+  doc: mupdf.PDFDocument,
+  pageIndex: number,
+  options: RenderOptions = {},
+): RenderedPage {
   const { dpi = 96, alpha = false, annotations = true, maxPixels = 50_000_000 } = options;
-  if (!Number.isFinite(dpi) || dpi < 1 || dpi > 1200) throw new ApiError(454, `dpi: use 1 to 1200, got ${dpi}.`);
+  if (!Number.isFinite(dpi) || dpi < 1 || dpi > 1200)
+    throw new ApiError(454, `dpi: use 1 to 1200, got ${dpi}.`);
   const count = doc.countPages();
   if (!Number.isInteger(pageIndex) || pageIndex < 0 || pageIndex >= count) {
-    throw new ApiError(449, `page ${pageIndex} is past the last page (${count - 1}); the document has ${count} page(s).`);
+    throw new ApiError(
+      449,
+      `page ${pageIndex} is past the last page (${count - 1}); the document has ${count} page(s).`,
+    );
   }
   const page = doc.loadPage(pageIndex);
   try {
@@ -34,9 +42,17 @@ export function renderPage(doc: mupdf.PDFDocument, pageIndex: number, options: R
     const [x0, y0, x1, y1] = page.getBounds();
     const pixels = Math.ceil((x1 - x0) * scale) * Math.ceil((y1 - y0) * scale);
     if (pixels > maxPixels) {
-      throw new ApiError(454, `page ${pageIndex} at ${dpi} dpi would be ${pixels} pixels (limit ${maxPixels}); use a lower dpi.`);
+      throw new ApiError(
+        454,
+        `page ${pageIndex} at ${dpi} dpi would be ${pixels} pixels (limit ${maxPixels}); use a lower dpi.`,
+      );
     }
-    const pixmap = page.toPixmap(mupdf.Matrix.scale(scale, scale), mupdf.ColorSpace.DeviceRGB, alpha, annotations);
+    const pixmap = page.toPixmap(
+      mupdf.Matrix.scale(scale, scale),
+      mupdf.ColorSpace.DeviceRGB,
+      alpha,
+      annotations,
+    );
     try {
       pixmap.setResolution(Math.round(dpi), Math.round(dpi));
       return { png: pixmap.asPNG().slice(), width: pixmap.getWidth(), height: pixmap.getHeight() };
@@ -49,7 +65,11 @@ export function renderPage(doc: mupdf.PDFDocument, pageIndex: number, options: R
 }
 
 /** Convenience for previews and tests: opens the bytes, renders one page, closes. */
-export function renderPdfPage(bytes: Uint8Array, pageIndex: number, options: RenderOptions & { password?: string } = {}): RenderedPage {
+export function renderPdfPage(
+  bytes: Uint8Array,
+  pageIndex: number,
+  options: RenderOptions & { password?: string } = {},
+): RenderedPage {
   const doc = openPdf(bytes, options.password);
   try {
     return renderPage(doc, pageIndex, options);

@@ -69,6 +69,13 @@ export function extractPages(src: mupdf.PDFDocument, pages: number[]): Uint8Arra
     } finally {
       buf.destroy();
     }
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new ApiError(
+      442,
+      `the PDF is damaged: page(s) ${pages.map((p) => p + 1).join(", ")} could not be copied (${msg.slice(0, 200)}).`,
+    );
   } finally {
     out.destroy();
   }
@@ -101,6 +108,8 @@ class PageCopier {
   readonly annotRefs = new Map<number, mupdf.PDFObject | null>();
   readonly fieldRefs = new Map<number, mupdf.PDFObject>();
   readonly copied = new Map<number, mupdf.PDFObject>();
+  /** Objects copied by the lenient fallback (see graft). */
+  readonly lenient = new Map<number, mupdf.PDFObject>();
   /** Object numbers of the annotations on the copied pages. */
   readonly annotsHere = new Set<number>();
   acroFields: mupdf.PDFObject | null = null;
@@ -121,17 +130,18 @@ class PageCopier {
       dict.put("Type", this.out.newName("Page"));
       for (const key of INHERITABLE_PAGE_KEYS) {
         const v = srcPage.getInheritable(key);
-        if (!v.isNull()) dict.put(key, this.map.graftObject(v));
+        if (!v.isNull()) dict.put(key, this.graft(v));
       }
       for (const key of PAGE_KEYS) {
         const v = srcPage.get(key);
-        if (!v.isNull()) dict.put(key, this.map.graftObject(v));
+        if (!v.isNull()) dict.put(key, this.graft(v));
       }
       if (dict.get("MediaBox").isNull()) dict.put("MediaBox", [0, 0, 612, 792]);
       const ref = this.out.addObject(dict);
       this.out.insertPage(-1, ref);
       // A page listed twice gets two copies; links resolve to the first.
-      if (srcPage.isIndirect() && !this.pageRefs.has(srcPage.asIndirect())) this.pageRefs.set(srcPage.asIndirect(), ref);
+      if (srcPage.isIndirect() && !this.pageRefs.has(srcPage.asIndirect()))
+        this.pageRefs.set(srcPage.asIndirect(), ref);
       sources.push({ src: srcPage, dst: ref });
       const annots = srcPage.get("Annots");
       if (annots.isArray()) {
@@ -243,7 +253,7 @@ class PageCopier {
     if (srcForm.isDictionary()) {
       for (const key of ["DA", "Q", "NeedAppearances", "SigFlags", "DR"]) {
         const v = srcForm.get(key);
-        if (!v.isNull()) form.put(key, this.map.graftObject(v));
+        if (!v.isNull()) form.put(key, this.graft(v));
       }
     }
     const fields: mupdf.PDFObject = form.put("Fields", this.out.newArray());
@@ -264,7 +274,7 @@ class PageCopier {
       const known = this.copied.get(num) ?? this.pageRefs.get(num);
       if (known) return known;
       // Stream-ness belongs to the indirect object: test the reference, not what it resolves to.
-      if (value.isStream()) return this.map.graftObject(value);
+      if (value.isStream()) return this.graft(value);
       const target = value.resolve();
       if (target.isDictionary()) {
         const type = target.get("Type");
@@ -288,7 +298,7 @@ class PageCopier {
         target.forEach((v) => copy.push(this.copyValue(v, depth + 1)));
         return copy;
       }
-      return this.map.graftObject(target);
+      return this.graft(target);
     }
     if (value.isDictionary()) {
       const dict = this.out.newDictionary();
@@ -302,7 +312,72 @@ class PageCopier {
       value.forEach((v) => arr.push(this.copyValue(v, depth + 1)));
       return arr;
     }
-    return this.map.graftObject(value);
+    return this.graft(value);
+  }
+
+  /**
+   * MuPDF's graft (fast, native) refuses a subtree holding a reference to an object that does
+   * not exist. ISO 32000-1 §7.3.10 says such a reference is null, so on failure the subtree is
+   * copied again in JS with missing objects as null and streams copied raw (still filtered,
+   * already decrypted).
+   */
+  private graft(value: mupdf.PDFObject): mupdf.PDFObject {
+    try {
+      return this.map.graftObject(value);
+    } catch {
+      return this.copyLenient(value, 0);
+    }
+  }
+
+  private copyLenient(value: mupdf.PDFObject, depth: number): mupdf.PDFObject {
+    if (depth > 100) return this.out.newNull();
+    if (value.isIndirect()) {
+      const num = value.asIndirect();
+      const known = this.lenient.get(num) ?? this.pageRefs.get(num);
+      if (known) return known;
+      const target = value.resolve();
+      if (target.isNull()) return this.out.newNull();
+      if (value.isStream()) {
+        const raw = value.readRawStream();
+        const copy = this.out.addRawStream(raw, this.out.newDictionary());
+        raw.destroy();
+        this.lenient.set(num, copy);
+        target.forEach((v, k) => {
+          if (typeof k === "string" && k !== "Length") copy.put(k, this.copyLenient(v, depth + 1));
+        });
+        return copy;
+      }
+      if (target.isDictionary()) {
+        const type = target.get("Type");
+        if (type.isName() && ["Page", "Pages", "Catalog"].includes(type.asName())) return this.out.newNull();
+        const copy = this.out.addObject(this.out.newDictionary());
+        this.lenient.set(num, copy);
+        target.forEach((v, k) => {
+          if (typeof k === "string") copy.put(k, this.copyLenient(v, depth + 1));
+        });
+        return copy;
+      }
+      if (target.isArray()) {
+        const copy = this.out.addObject(this.out.newArray());
+        this.lenient.set(num, copy);
+        target.forEach((v) => copy.push(this.copyLenient(v, depth + 1)));
+        return copy;
+      }
+      return this.copyLenient(target, depth + 1);
+    }
+    if (value.isDictionary()) {
+      const dict = this.out.newDictionary();
+      value.forEach((v, k) => {
+        if (typeof k === "string") dict.put(k, this.copyLenient(v, depth + 1));
+      });
+      return dict;
+    }
+    if (value.isArray()) {
+      const arr = this.out.newArray();
+      value.forEach((v) => arr.push(this.copyLenient(v, depth + 1)));
+      return arr;
+    }
+    return this.map.graftObject(value); // a direct scalar: cannot fail
   }
 }
 

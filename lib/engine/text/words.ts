@@ -81,7 +81,7 @@ export function extractPageText(
 }
 
 /** Ligatures are expanded so "ﬁ" matches "fi"; whitespace is kept to find word ends. */
-const STEXT_OPTIONS = "preserve-whitespace";
+const STEXT_OPTIONS = "preserve-whitespace,clip";
 
 function pageRotation(page: mupdf.Page): number {
   if (page instanceof mupdf.PDFPage) {
@@ -122,6 +122,7 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
   let font: FontInfo | null = null;
   let size = 0;
   let color = 0;
+  let lastX0 = Number.NaN;
   let lastX1 = Number.NaN;
 
   const flush = () => {
@@ -175,10 +176,11 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
       const x1 = Math.max(quad[0], quad[2], quad[4], quad[6]);
       const y0 = Math.min(quad[1], quad[3], quad[5], quad[7]);
       const y1 = Math.max(quad[1], quad[3], quad[5], quad[7]);
-      const rgbInt = (Math.round(rgb[0] * 255) << 16) | (Math.round(rgb[1] * 255) << 8) | Math.round(rgb[2] * 255);
+      const rgbInt = (Math.round((rgb[0] ?? 0) * 255) << 16) | (Math.round((rgb[1] ?? 0) * 255) << 8) | Math.round((rgb[2] ?? 0) * 255);
       if (chars.length > 0) {
         // A wide gap without a space, or a change of colour, starts a new word.
-        const gap = Math.min(Math.abs(x0 - lastX1), Math.abs(lastX1 - x0));
+        // Distance between the boxes along x, whichever way the text runs (RTL runs leftwards).
+        const gap = Math.max(x0 - lastX1, lastX0 - x1);
         if (gap > 0.4 * Math.max(sz, size) || rgbInt !== color) flush();
       }
       if (chars.length === 0) {
@@ -187,6 +189,7 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
         color = rgbInt;
       }
       chars.push({ c, x0, y0, x1, y1, rtl: RTL_RE.test(c) });
+      lastX0 = x0;
       lastX1 = x1;
     },
     endLine() {
@@ -332,29 +335,51 @@ function collectGraphics(
     }
   };
 
-  const device = new mupdf.Device({
-    fillPath(path, _eo, ctm, _cs, color, alpha) {
-      if (!wantRules || alpha === 0) return;
-      // White fills are usually cell backgrounds or erasers, not lines.
-      if (color.length >= 3 && color.every((c) => c > 0.97)) return;
-      if (color.length === 1 && color[0] > 0.97) return;
-      walkPath(path, ctm as M6, true);
+  // Every wrapper MuPDF.js hands to a device callback must be destroyed before the callback
+  // returns: paths recorded in a display list live inside the list's memory, and a finalizer
+  // dropping them after the list is gone corrupts the WASM heap.
+  const callbacks: DeviceCallbacks = {
+    fillPath(path, _eo, ctm, cs, color, alpha) {
+      try {
+        if (!wantRules || alpha === 0) return;
+        // White fills are usually cell backgrounds or erasers, not lines.
+        if (color.length >= 3 && color.every((c) => c > 0.97)) return;
+        if (color.length === 1 && color[0] > 0.97) return;
+        walkPath(path, ctm as M6, true);
+      } finally {
+        path.destroy();
+        cs.destroy();
+      }
     },
-    strokePath(path, _stroke, ctm, _cs, color, alpha) {
-      if (!wantRules || alpha === 0) return;
-      if (color.length >= 3 && color.every((c) => c > 0.97)) return;
-      walkPath(path, ctm as M6, false);
+    strokePath(path, stroke, ctm, cs, color, alpha) {
+      try {
+        if (!wantRules || alpha === 0) return;
+        if (color.length >= 3 && color.every((c) => c > 0.97)) return;
+        walkPath(path, ctm as M6, false);
+      } finally {
+        path.destroy();
+        stroke.destroy();
+        cs.destroy();
+      }
     },
     ignoreText(text, ctm) {
-      if (!invisible) return;
-      text.walk({
-        showGlyph(_f, trm, _g, _u) {
-          const [x, y] = apply(ctm as M6, trm[4], trm[5]);
-          invisible.add(originKey(x, y));
-        },
-      });
+      try {
+        if (!invisible) return;
+        text.walk({
+          showGlyph(_f, trm) {
+            const [x, y] = apply(ctm as M6, trm[4], trm[5]);
+            invisible.add(originKey(x, y));
+          },
+        });
+      } finally {
+        text.destroy();
+      }
     },
-  });
+  };
+  // Callbacks left undefined cost nothing (MuPDF.js then creates no wrappers).
+  if (!wantInvisible) delete callbacks.ignoreText;
+  if (!wantRules) (delete callbacks.fillPath, delete callbacks.strokePath);
+  const device = new mupdf.Device(callbacks);
   try {
     list.run(device, mupdf.Matrix.identity);
     device.close();
@@ -362,6 +387,13 @@ function collectGraphics(
     device.destroy();
   }
   return { rules: wantRules ? mergeRules(rules) : rules, invisible };
+}
+
+/** The part of MuPDF.js's (unexported) DeviceFunctions used here. */
+interface DeviceCallbacks {
+  fillPath?(path: mupdf.Path, evenOdd: boolean, ctm: mupdf.Matrix, cs: mupdf.ColorSpace, color: number[], alpha: number): void;
+  strokePath?(path: mupdf.Path, stroke: mupdf.StrokeState, ctm: mupdf.Matrix, cs: mupdf.ColorSpace, color: number[], alpha: number): void;
+  ignoreText?(text: mupdf.Text, ctm: mupdf.Matrix): void;
 }
 
 function asRect(points: [number, number][]): [number, number, number, number] | null {

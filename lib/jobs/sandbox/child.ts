@@ -13,7 +13,10 @@ import type { ChildMessage, ParentMessage, WireError } from "./protocol";
 
 let currentJob: number | undefined;
 let nextReqId = 0;
-const pendingFetches = new Map<number, { resolve: (v: { bytes: Buffer; contentType: string; name: string }) => void; reject: (e: unknown) => void }>();
+const pendingFetches = new Map<
+  number,
+  { resolve: (v: { bytes: Buffer; contentType: string; name: string }) => void; reject: (e: unknown) => void }
+>();
 
 function send(msg: ChildMessage, then?: () => void): void {
   process.send!(msg, undefined, undefined, then);
@@ -59,7 +62,11 @@ async function runJob(msg: Extract<ParentMessage, { type: "run" }>) {
       send({ type: "done", jobId, result });
     } catch (e) {
       // e.g. a function or a class instance that structured clone cannot copy
-      send({ type: "error", jobId, error: toWire(new Error(`the runner's result cannot be sent to the parent: ${(e as Error).message}`)) });
+      send({
+        type: "error",
+        jobId,
+        error: toWire(new Error(`the runner's result cannot be sent to the parent: ${(e as Error).message}`)),
+      });
     }
   } catch (e) {
     send({ type: "error", jobId, error: toWire(e) });
@@ -74,7 +81,11 @@ async function onFetchResult(msg: Extract<ParentMessage, { type: "fetch-result" 
   pendingFetches.delete(msg.reqId);
   if (!msg.ok) {
     const { error } = msg;
-    pending.reject(error.name === "ApiError" && error.status ? new ApiError(error.status as ApiError["status"], error.message) : new Error(error.message));
+    pending.reject(
+      error.name === "ApiError" && error.status
+        ? new ApiError(error.status as ApiError["status"], error.message)
+        : new Error(error.message),
+    );
     return;
   }
   try {

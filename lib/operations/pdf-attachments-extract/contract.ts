@@ -30,6 +30,9 @@ export const operation = defineOperation({
   cost: { perCall: 1, perPage: 0 },
   resultFile: { name: "attachments", contentType: "application/octet-stream", multiple: true },
   responseFields: {
-    urls: { type: "array", description: "One URL per extracted file, named as in the PDF; [] when there are none." },
+    urls: {
+      type: "array",
+      description: "One URL per extracted file, named as in the PDF; [] when there are none.",
+    },
   },
 });

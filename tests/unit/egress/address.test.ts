@@ -83,7 +83,12 @@ describe("egress address classification", () => {
   });
 
   it("reports the IPv4 address an IPv6 address embeds", () => {
-    expect(classifyAddress("::ffff:7f00:1")).toEqual({ address: "::ffff:7f00:1", family: 6, kind: "loopback", embedded: "127.0.0.1" });
+    expect(classifyAddress("::ffff:7f00:1")).toEqual({
+      address: "::ffff:7f00:1",
+      family: 6,
+      kind: "loopback",
+      embedded: "127.0.0.1",
+    });
     expect(classifyAddress("2002:7f00:1::")?.embedded).toBe("127.0.0.1");
   });
 

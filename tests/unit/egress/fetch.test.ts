@@ -90,7 +90,9 @@ describe("egressFetch", () => {
     const s = await server((req, res) => res.end(req.headers.host));
     let calls = 0;
     // First answer is allowed; any later answer (a rebinding attempt) would point elsewhere.
-    const rebinding: LookupFn = async () => [{ address: calls++ === 0 ? "127.0.0.1" : "10.0.0.5", family: 4 }];
+    const rebinding: LookupFn = async () => [
+      { address: calls++ === 0 ? "127.0.0.1" : "10.0.0.5", family: 4 },
+    ];
     const r = await egressFetch(`http://files.example.test:${s.port}/a`, { lookup: rebinding });
     expect(r.bytes.toString()).toBe(`files.example.test:${s.port}`);
     expect(calls).toBe(1);
@@ -162,7 +164,9 @@ describe("egressFetch", () => {
       setEgressPolicyForTests(`127.0.0.1:${open.port}`);
       const err = await failure(egressFetch(`${open.origin}/start`, { lookup: noDns }));
       expect(err.status).toBe(403);
-      expect(err.message).toBe("url: redirect refused, 127.0.0.1 is a loopback address; Quire only fetches public addresses");
+      expect(err.message).toBe(
+        "url: redirect refused, 127.0.0.1 is a loopback address; Quire only fetches public addresses",
+      );
       expect(open.hits).toBe(1);
       expect(forbidden.connections).toBe(0);
     });
@@ -183,12 +187,18 @@ describe("egressFetch", () => {
         res.writeHead(307, { location: "/elsewhere" });
         res.end();
       });
-      const r = await egressFetch(`${s.origin}/hook`, { lookup: noDns, maxRedirects: 0, acceptAnyStatus: true });
+      const r = await egressFetch(`${s.origin}/hook`, {
+        lookup: noDns,
+        maxRedirects: 0,
+        acceptAnyStatus: true,
+      });
       expect(r.status).toBe(307);
       expect(r.headers.location).toBe("/elsewhere");
       expect(s.hits).toBe(1);
       const err = await failure(egressFetch(`${s.origin}/hook`, { lookup: noDns, maxRedirects: 0 }));
-      expect(err.message).toBe("url: the server answered 307 Temporary Redirect (redirects are not followed here)");
+      expect(err.message).toBe(
+        "url: the server answered 307 Temporary Redirect (redirects are not followed here)",
+      );
     });
 
     it("turns POST into GET on 303 and keeps it on 307", async () => {
@@ -198,8 +208,16 @@ describe("egressFetch", () => {
         else if (req.url === "/temp") res.writeHead(307, { location: "/done" }).end();
         else res.end(`${req.method} ${req.body.length}`);
       });
-      expect((await egressFetch(`${s.origin}/see-other`, { lookup: noDns, method: "POST", body: "abc" })).bytes.toString()).toBe("GET 0");
-      expect((await egressFetch(`${s.origin}/temp`, { lookup: noDns, method: "POST", body: "abc" })).bytes.toString()).toBe("POST 3");
+      expect(
+        (
+          await egressFetch(`${s.origin}/see-other`, { lookup: noDns, method: "POST", body: "abc" })
+        ).bytes.toString(),
+      ).toBe("GET 0");
+      expect(
+        (
+          await egressFetch(`${s.origin}/temp`, { lookup: noDns, method: "POST", body: "abc" })
+        ).bytes.toString(),
+      ).toBe("POST 3");
     });
   });
 
@@ -210,7 +228,10 @@ describe("egressFetch", () => {
         if (req.url === "/start") res.writeHead(302, { location: "/end" }).end();
         else res.end("ok");
       });
-      await egressFetch(`${s.origin}/start`, { lookup: noDns, basicAuth: { username: "ann", password: "p@ss:word" } });
+      await egressFetch(`${s.origin}/start`, {
+        lookup: noDns,
+        basicAuth: { username: "ann", password: "p@ss:word" },
+      });
       const expected = "Basic " + Buffer.from("ann:p@ss:word").toString("base64");
       expect(s.requests.map((r) => r.headers.authorization)).toEqual([expected, expected]);
     });
@@ -325,7 +346,9 @@ describe("egressFetch", () => {
       const s = await server(() => new Promise(() => {}));
       const ac = new AbortController();
       setTimeout(() => ac.abort(new Error("job cancelled")), 100);
-      await expect(egressFetch(`${s.origin}/`, { lookup: noDns, signal: ac.signal })).rejects.toThrow("job cancelled");
+      await expect(egressFetch(`${s.origin}/`, { lookup: noDns, signal: ac.signal })).rejects.toThrow(
+        "job cancelled",
+      );
     });
   });
 });
@@ -344,18 +367,28 @@ describe("egressDownloadToFile", () => {
 
   it("streams to disk and names the file from Content-Disposition", async () => {
     const s = await server((_req, res) => {
-      res.writeHead(200, { "content-type": "application/pdf", "content-disposition": `attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf; filename="x.pdf"` });
+      res.writeHead(200, {
+        "content-type": "application/pdf",
+        "content-disposition": `attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf; filename="x.pdf"`,
+      });
       res.end(Buffer.alloc(300_000, 7));
     });
     const file = path.join(dir, "a");
     const got = await egressDownloadToFile(`${s.origin}/get?id=1`, file, { lookup: noDns });
-    expect(got).toMatchObject({ status: 200, name: "résumé.pdf", contentType: "application/pdf", size: 300_000 });
+    expect(got).toMatchObject({
+      status: 200,
+      name: "résumé.pdf",
+      contentType: "application/pdf",
+      size: 300_000,
+    });
     expect(fs.statSync(file).size).toBe(300_000);
   });
 
   it("names the file from the URL path otherwise", async () => {
     const s = await server((_req, res) => res.end("x"));
-    const got = await egressDownloadToFile(`${s.origin}/files/My%20Invoice.pdf?sig=1`, path.join(dir, "b"), { lookup: noDns });
+    const got = await egressDownloadToFile(`${s.origin}/files/My%20Invoice.pdf?sig=1`, path.join(dir, "b"), {
+      lookup: noDns,
+    });
     expect(got.name).toBe("My Invoice.pdf");
     const bare = await egressDownloadToFile(`${s.origin}/`, path.join(dir, "c"), { lookup: noDns });
     expect(bare.name).toBe("download");
@@ -367,7 +400,9 @@ describe("egressDownloadToFile", () => {
       res.end(Buffer.alloc(100_000));
     });
     const file = path.join(dir, "d");
-    const err = await failure(egressDownloadToFile(`${s.origin}/big`, file, { lookup: noDns, maxBytes: 150_000 }));
+    const err = await failure(
+      egressDownloadToFile(`${s.origin}/big`, file, { lookup: noDns, maxBytes: 150_000 }),
+    );
     expect(err.status).toBe(413);
     expect(fs.existsSync(file)).toBe(false);
   });

@@ -19,7 +19,9 @@ describe("EGRESS_ALLOW", () => {
   });
 
   it("reads CIDRs, bare IPs, hosts, wildcards and host:port", () => {
-    const p = parseEgressAllow(" 127.0.0.1/32, 10.0.0.0/8 ,::1, fd00::/8, localhost:8123, MinIO.internal, *.corp.example, [::1]:9000,");
+    const p = parseEgressAllow(
+      " 127.0.0.1/32, 10.0.0.0/8 ,::1, fd00::/8, localhost:8123, MinIO.internal, *.corp.example, [::1]:9000,",
+    );
     expect(p.cidrs).toHaveLength(4);
     expect(p.hosts).toEqual([
       { host: "localhost", port: 8123 },
@@ -40,9 +42,12 @@ describe("EGRESS_ALLOW", () => {
     expect(isHostAllowed(p, "[0:0::1]", 9000)).toBe(true);
   });
 
-  it.each(["10.0.0.0/33", "http://x", "a b", "host:99999", "host:", "*.", "/8"])("refuses the unreadable entry %j", (entry) => {
-    expect(() => parseEgressAllow(entry)).toThrow(/EGRESS_ALLOW: cannot read/);
-  });
+  it.each(["10.0.0.0/33", "http://x", "a b", "host:99999", "host:", "*.", "/8"])(
+    "refuses the unreadable entry %j",
+    (entry) => {
+      expect(() => parseEgressAllow(entry)).toThrow(/EGRESS_ALLOW: cannot read/);
+    },
+  );
 
   it("is read when asked, not at import time", () => {
     process.env.EGRESS_ALLOW = "127.0.0.1/32";

@@ -45,7 +45,11 @@ describe("AES data encryption", () => {
 
   test("NIST SP 800-38A F.2.1 CBC-AES128 vector (hex key and IV)", () => {
     const plain = Buffer.from("6bc1bee22e409f96e93d7e117393172a", "hex");
-    const enc = encryptData(plain, { algorithm: "AES128", key: "2b7e151628aed2a6abf7158809cf4f3c", iv: "000102030405060708090a0b0c0d0e0f" });
+    const enc = encryptData(plain, {
+      algorithm: "AES128",
+      key: "2b7e151628aed2a6abf7158809cf4f3c",
+      iv: "000102030405060708090a0b0c0d0e0f",
+    });
     expect(enc.subarray(0, 16).toString("hex")).toBe("7649abac8119b246cee98e9b12e9197d");
   });
 
@@ -58,16 +62,26 @@ describe("AES data encryption", () => {
   });
 
   test("wrong key or IV length → 454 saying what is expected", () => {
-    expect(statusOf(() => encryptData(Buffer.from("x"), { algorithm: "AES256", key: "short", iv: IV }))).toBe(454);
+    expect(statusOf(() => encryptData(Buffer.from("x"), { algorithm: "AES256", key: "short", iv: IV }))).toBe(
+      454,
+    );
     expect(() => encryptData(Buffer.from("x"), { algorithm: "AES256", key: "short", iv: IV })).toThrow(
       /DataEncryptionKey: AES256 needs 32 bytes/,
     );
-    expect(() => encryptData(Buffer.from("x"), { algorithm: "AES128", key: KEYS.AES128, iv: "tiny" })).toThrow(/DataEncryptionIV/);
-    expect(statusOf(() => encryptData(Buffer.from("x"), { algorithm: "AES128", key: undefined, iv: IV }))).toBe(454);
+    expect(() =>
+      encryptData(Buffer.from("x"), { algorithm: "AES128", key: KEYS.AES128, iv: "tiny" }),
+    ).toThrow(/DataEncryptionIV/);
+    expect(
+      statusOf(() => encryptData(Buffer.from("x"), { algorithm: "AES128", key: undefined, iv: IV })),
+    ).toBe(454);
   });
 
   test("decrypting with the wrong key → 454 naming the decryption fields", () => {
-    const enc = encryptData(Buffer.from("hello world, this is the source"), { algorithm: "AES128", key: KEYS.AES128, iv: IV });
+    const enc = encryptData(Buffer.from("hello world, this is the source"), {
+      algorithm: "AES128",
+      key: KEYS.AES128,
+      iv: IV,
+    });
     let hits = 0;
     for (const wrong of ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb", "cccccccccccccccc", "dddddddddddddddd"]) {
       try {
@@ -82,6 +96,10 @@ describe("AES data encryption", () => {
   });
 
   test("data that is not whole AES blocks → 454", () => {
-    expect(statusOf(() => decryptData(Buffer.from("%PDF-1.4 plain"), { algorithm: "AES128", key: KEYS.AES128, iv: IV }))).toBe(454);
+    expect(
+      statusOf(() =>
+        decryptData(Buffer.from("%PDF-1.4 plain"), { algorithm: "AES128", key: KEYS.AES128, iv: IV }),
+      ),
+    ).toBe(454);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { contentTypeOf, extractAttachments, safeFileName, UniqueNames } from "@/lib/engine/pdf/extract-attachments";
+import {
+  contentTypeOf,
+  extractAttachments,
+  safeFileName,
+  UniqueNames,
+} from "@/lib/engine/pdf/extract-attachments";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { encryptPdf, makePdf, makePdfWithAttachments } from "@/tests/helpers/pdf-fixtures";
 
@@ -52,7 +57,9 @@ describe("extractAttachments", () => {
   });
 
   test("attachments of an encrypted PDF are decrypted", () => {
-    const enc = encryptPdf(makePdfWithAttachments([{ name: "s.txt", data: "secret data" }]), { userPassword: "pw" });
+    const enc = encryptPdf(makePdfWithAttachments([{ name: "s.txt", data: "secret data" }]), {
+      userPassword: "pw",
+    });
     expect(Buffer.from(attachmentsOf(enc, "pw")[0].bytes).toString()).toBe("secret data");
   });
 
@@ -62,12 +69,18 @@ describe("extractAttachments", () => {
     expect(safeFileName("a<b>?.txt")).toBe("ab.txt");
     expect(safeFileName("..")).toBe("attachment");
     const names = new UniqueNames();
-    expect([names.take("x"), names.take("x"), names.take(".env"), names.take(".env")]).toEqual(["x", "x(2)", ".env", ".env(2)"]);
+    expect([names.take("x"), names.take("x"), names.take(".env"), names.take(".env")]).toEqual([
+      "x",
+      "x(2)",
+      ".env",
+      ".env(2)",
+    ]);
   });
 
   test("content types: declared first, else by extension", () => {
     expect(contentTypeOf("text/csv", "x.bin")).toBe("text/csv");
     expect(contentTypeOf("", "photo.JPG")).toBe("image/jpeg");
     expect(contentTypeOf("garbage type", "x.unknown")).toBe("application/octet-stream");
+    expect(contentTypeOf("application/octet-stream", "image.png")).toBe("image/png");
   });
 });

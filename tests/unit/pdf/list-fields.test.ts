@@ -15,9 +15,15 @@ const fieldsOf = (bytes: Uint8Array, password?: string) => {
 describe("listFields", () => {
   test("names, values, types, tooltips and pages of every field type", async () => {
     const fields = fieldsOf(await makeFormPdf());
-    expect(fields.map(({ FieldName, Value, Type, AltFieldName, PageIndex }) => ({ FieldName, Value, Type, AltFieldName, PageIndex }))).toEqual(
-      FORM_FIXTURE_FIELDS,
-    );
+    expect(
+      fields.map(({ FieldName, Value, Type, AltFieldName, PageIndex }) => ({
+        FieldName,
+        Value,
+        Type,
+        AltFieldName,
+        PageIndex,
+      })),
+    ).toEqual(FORM_FIXTURE_FIELDS);
   });
 
   test("options of choice fields and radio groups, flags", async () => {

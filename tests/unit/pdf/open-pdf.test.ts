@@ -62,7 +62,11 @@ describe("openPdf", () => {
   });
 
   test("user and owner passwords both open; the owner one is told apart", () => {
-    const enc = encryptPdf(makePdf({ pages: 2 }), { userPassword: "user", ownerPassword: "boss", permissions: ["print"] });
+    const enc = encryptPdf(makePdf({ pages: 2 }), {
+      userPassword: "user",
+      ownerPassword: "boss",
+      permissions: ["print"],
+    });
     const asUser = openPdfWithAccess(enc, "user");
     expect(asUser.access).toBe("user");
     expect(asUser.doc.hasPermission("assemble")).toBe(false);

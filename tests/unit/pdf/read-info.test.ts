@@ -60,7 +60,15 @@ describe("readInfo", () => {
 
   test("absent metadata is empty strings, never undefined", () => {
     const info = infoOf(makePdf());
-    for (const key of ["Author", "Title", "Subject", "Keywords", "CreationDate", "ModificationDate", "Bookmarks"] as const) {
+    for (const key of [
+      "Author",
+      "Title",
+      "Subject",
+      "Keywords",
+      "CreationDate",
+      "ModificationDate",
+      "Bookmarks",
+    ] as const) {
       expect(info[key]).toBe("");
     }
   });
@@ -115,14 +123,22 @@ describe("readInfo", () => {
     ["aes-128", 3],
     ["aes-256", 4],
   ] as const)("EncryptionAlgorithm of %s is %i", (algorithm, code) => {
-    const enc = encryptPdf(makePdf(), { userPassword: "", ownerPassword: "o", algorithm } satisfies EncryptOptions);
+    const enc = encryptPdf(makePdf(), {
+      userPassword: "",
+      ownerPassword: "o",
+      algorithm,
+    } satisfies EncryptOptions);
     const info = infoOf(enc);
     expect(info.Encrypted).toBe(true);
     expect(info.EncryptionAlgorithm).toBe(code);
   });
 
   test("revision 2 (RC4 40-bit) derives the later permission bits from the early ones", () => {
-    const enc = encryptPdf(makePdf(), { ownerPassword: "o", algorithm: "rc4-40", permissions: ["print", "modify"] });
+    const enc = encryptPdf(makePdf(), {
+      ownerPassword: "o",
+      algorithm: "rc4-40",
+      permissions: ["print", "modify"],
+    });
     const info = infoOf(enc);
     expect(info).toMatchObject({
       PermissionPrinting: true,

@@ -29,7 +29,11 @@ afterEach(async () => {
 });
 
 /** A RunContext like the spine's: the source on disk, a private work dir, typed params. */
-async function contextFor<P>(schema: z.ZodType<P>, bytes: Uint8Array, params: Record<string, unknown>): Promise<RunContext<P>> {
+async function contextFor<P>(
+  schema: z.ZodType<P>,
+  bytes: Uint8Array,
+  params: Record<string, unknown>,
+): Promise<RunContext<P>> {
   const dir = await mkdtemp(path.join(tmpdir(), "quire-pdf-"));
   dirs.push(dir);
   const source = path.join(dir, "source.pdf");
@@ -38,7 +42,15 @@ async function contextFor<P>(schema: z.ZodType<P>, bytes: Uint8Array, params: Re
   await (await import("node:fs/promises")).mkdir(workDir);
   return {
     params: schema.parse({ url: "https://example.com/source.pdf", ...params }),
-    sources: [{ path: source, name: "source.pdf", contentType: "application/pdf", size: bytes.byteLength, url: "https://example.com/source.pdf" }],
+    sources: [
+      {
+        path: source,
+        name: "source.pdf",
+        contentType: "application/pdf",
+        size: bytes.byteLength,
+        url: "https://example.com/source.pdf",
+      },
+    ],
     workDir,
     fetchUrl: async () => {
       throw new Error("no secondary fetches expected");
@@ -66,10 +78,27 @@ describe("pdf-info runner", () => {
     const info = result.fields?.info as Record<string, unknown>;
     expect(info).toMatchObject({ PageCount: 3, Title: "Hello", Encrypted: false, EncryptionAlgorithm: 0 });
     expect(Object.keys(info)).toEqual([
-      "PageCount", "Author", "Title", "Producer", "Subject", "Creator", "Keywords", "Bookmarks", "CreationDate",
-      "ModificationDate", "Encrypted", "EncryptionAlgorithm", "PageRectangle", "PermissionPrinting",
-      "PermissionModifyDocument", "PermissionContentExtraction", "PermissionModifyAnnotations", "PermissionFillForms",
-      "PermissionAccessibility", "PermissionAssemble", "PermissionHighQualityPrint",
+      "PageCount",
+      "Author",
+      "Title",
+      "Producer",
+      "Subject",
+      "Creator",
+      "Keywords",
+      "Bookmarks",
+      "CreationDate",
+      "ModificationDate",
+      "Encrypted",
+      "EncryptionAlgorithm",
+      "PageRectangle",
+      "PermissionPrinting",
+      "PermissionModifyDocument",
+      "PermissionContentExtraction",
+      "PermissionModifyAnnotations",
+      "PermissionFillForms",
+      "PermissionAccessibility",
+      "PermissionAssemble",
+      "PermissionHighQualityPrint",
     ]);
     expect(result.outputs ?? []).toEqual([]);
   });
@@ -87,7 +116,10 @@ describe("pdf-info runner", () => {
 describe("pdf-info-fields runner", () => {
   test("info plus FieldsInfo.Fields", async () => {
     const result = await runFields(await contextFor(fieldsOp.params, await makeFormPdf(), {}));
-    const info = result.fields?.info as { PageCount: number; FieldsInfo: { Fields: Record<string, unknown>[] } };
+    const info = result.fields?.info as {
+      PageCount: number;
+      FieldsInfo: { Fields: Record<string, unknown>[] };
+    };
     expect(info.PageCount).toBe(2);
     expect(info.FieldsInfo.Fields).toHaveLength(FORM_FIXTURE_FIELDS.length);
     for (const [i, f] of FORM_FIXTURE_FIELDS.entries()) expect(info.FieldsInfo.Fields[i]).toMatchObject(f);
@@ -105,8 +137,14 @@ describe("pdf-split runner", () => {
     const result = await runSplit(ctx);
     expect(result.multiple).toBe(true);
     expect(result.pageCount).toBe(5);
-    expect(result.outputs?.map((o) => o.name)).toEqual(["result_page1-2.pdf", "result_page3.pdf", "result_page5.pdf"]);
-    const texts = await Promise.all((result.outputs ?? []).map(async (o) => pageTexts(await readFile(o.path))));
+    expect(result.outputs?.map((o) => o.name)).toEqual([
+      "result_page1-2.pdf",
+      "result_page3.pdf",
+      "result_page5.pdf",
+    ]);
+    const texts = await Promise.all(
+      (result.outputs ?? []).map(async (o) => pageTexts(await readFile(o.path))),
+    );
     expect(texts).toEqual([["Page 1", "Page 2"], ["Page 3"], ["Page 5"]]);
     for (const o of result.outputs ?? []) {
       expect(o.contentType).toBe("application/pdf");
@@ -115,17 +153,31 @@ describe("pdf-split runner", () => {
   });
 
   test("empty pages splits every page; name gives the base", async () => {
-    const result = await runSplit(await contextFor(splitOp.params, makePdf({ pages: 3 }), { name: "invoice.pdf" }));
-    expect(result.outputs?.map((o) => o.name)).toEqual(["invoice_page1.pdf", "invoice_page2.pdf", "invoice_page3.pdf"]);
+    const result = await runSplit(
+      await contextFor(splitOp.params, makePdf({ pages: 3 }), { name: "invoice.pdf" }),
+    );
+    expect(result.outputs?.map((o) => o.name)).toEqual([
+      "invoice_page1.pdf",
+      "invoice_page2.pdf",
+      "invoice_page3.pdf",
+    ]);
   });
 
   test("449 past the end, 450 malformed", async () => {
-    expect(await failure(runSplit(await contextFor(splitOp.params, makePdf({ pages: 3 }), { pages: "2-4" })))).toBe(449);
-    expect(await failure(runSplit(await contextFor(splitOp.params, makePdf({ pages: 3 }), { pages: "1-x" })))).toBe(450);
+    expect(
+      await failure(runSplit(await contextFor(splitOp.params, makePdf({ pages: 3 }), { pages: "2-4" }))),
+    ).toBe(449);
+    expect(
+      await failure(runSplit(await contextFor(splitOp.params, makePdf({ pages: 3 }), { pages: "1-x" }))),
+    ).toBe(450);
   });
 
   test("443 when permissions forbid assembling, unless the owner password is sent", async () => {
-    const locked = encryptPdf(makePdf({ pages: 2 }), { userPassword: "", ownerPassword: "boss", permissions: ["print"] });
+    const locked = encryptPdf(makePdf({ pages: 2 }), {
+      userPassword: "",
+      ownerPassword: "boss",
+      permissions: ["print"],
+    });
     expect(await failure(runSplit(await contextFor(splitOp.params, locked, {})))).toBe(443);
     const ok = await runSplit(await contextFor(splitOp.params, locked, { password: "boss" }));
     expect(ok.outputs).toHaveLength(2);
@@ -158,7 +210,15 @@ describe("pdf-attachments-extract runner", () => {
 
 describe("contracts", () => {
   test("ids, paths, page bases and costs", () => {
-    expect([infoOp, fieldsOp, splitOp, attachmentsOp].map((o) => [o.id, o.path, o.pageBase, o.cost.perCall, o.cost.perPage])).toEqual([
+    expect(
+      [infoOp, fieldsOp, splitOp, attachmentsOp].map((o) => [
+        o.id,
+        o.path,
+        o.pageBase,
+        o.cost.perCall,
+        o.cost.perPage,
+      ]),
+    ).toEqual([
       ["pdf-info", "/v1/pdf/info", 0, 1, 0],
       ["pdf-info-fields", "/v1/pdf/info/fields", 0, 1, 0],
       ["pdf-split", "/v1/pdf/split", 1, 1, 1],
@@ -169,7 +229,12 @@ describe("contracts", () => {
   test("info accepts the OCR and encryption profile keys", () => {
     const parsed = infoOp.params.parse({
       url: "https://x/y.pdf",
-      profiles: { OCRMode: "Auto", OCRResolution: 300, DataDecryptionAlgorithm: "AES256", DataDecryptionKey: "k" },
+      profiles: {
+        OCRMode: "Auto",
+        OCRResolution: 300,
+        DataDecryptionAlgorithm: "AES256",
+        DataDecryptionKey: "k",
+      },
     });
     expect(parsed.profiles?.OCRResolution).toBe(300);
   });

@@ -44,16 +44,54 @@ describe("webhook signing (Standard Webhooks)", () => {
     expect(verifyWebhook(headers, Buffer.from(body), secret, { now: now + 299 }).ok).toBe(true);
     expect(verifyWebhook(new Headers({ ...headers }), body, secret, { now }).ok).toBe(true);
     // Node's IncomingHttpHeaders style, with other casing
-    expect(verifyWebhook({ "Webhook-Id": "msg_1", "Webhook-Timestamp": String(now), "Webhook-Signature": headers["webhook-signature"] }, body, secret, { now }).ok).toBe(true);
+    expect(
+      verifyWebhook(
+        {
+          "Webhook-Id": "msg_1",
+          "Webhook-Timestamp": String(now),
+          "Webhook-Signature": headers["webhook-signature"],
+        },
+        body,
+        secret,
+        { now },
+      ).ok,
+    ).toBe(true);
   });
 
   it.each([
     ["a changed body", (h: Record<string, string>) => h, '{"jobId":"j2"}', 0, "no matching v1 signature"],
     ["a stale timestamp", (h: Record<string, string>) => h, undefined, 301, "too old"],
-    ["a future timestamp", (h: Record<string, string>) => h, undefined, -301, "too old or too far in the future"],
-    ["another id", (h: Record<string, string>) => ({ ...h, "webhook-id": "msg_2" }), undefined, 0, "no matching"],
-    ["a missing header", (h: Record<string, string>) => ({ ...h, "webhook-signature": "" }), undefined, 0, "missing"],
-    ["a v2 signature", (h: Record<string, string>) => ({ ...h, "webhook-signature": h["webhook-signature"].replace("v1,", "v2,") }), undefined, 0, "no matching"],
+    [
+      "a future timestamp",
+      (h: Record<string, string>) => h,
+      undefined,
+      -301,
+      "too old or too far in the future",
+    ],
+    [
+      "another id",
+      (h: Record<string, string>) => ({ ...h, "webhook-id": "msg_2" }),
+      undefined,
+      0,
+      "no matching",
+    ],
+    [
+      "a missing header",
+      (h: Record<string, string>) => ({ ...h, "webhook-signature": "" }),
+      undefined,
+      0,
+      "missing",
+    ],
+    [
+      "a v2 signature",
+      (h: Record<string, string>) => ({
+        ...h,
+        "webhook-signature": h["webhook-signature"].replace("v1,", "v2,"),
+      }),
+      undefined,
+      0,
+      "no matching",
+    ],
   ])("rejects %s", (_label, edit, otherBody, skew, reason) => {
     const secret = generateWebhookSecret();
     const body = '{"jobId":"j1"}';
@@ -91,7 +129,11 @@ describe("deliverWebhook", () => {
     });
     servers.push(receiver);
     const body = { jobId: "abc", status: "success", url: "https://quire.example/f/1" };
-    const result = await deliverWebhook(`${receiver.origin}/hook`, body, secret, { policy: "127.0.0.1/32", lookup: noDns, id: "msg_fixed" });
+    const result = await deliverWebhook(`${receiver.origin}/hook`, body, secret, {
+      policy: "127.0.0.1/32",
+      lookup: noDns,
+      id: "msg_fixed",
+    });
     expect(result).toEqual({ ok: true, status: 204, error: undefined, retryable: false, id: "msg_fixed" });
     expect(verdict).toMatchObject({ ok: true, id: "msg_fixed" });
     const seen = receiver.requests[0];
@@ -102,9 +144,14 @@ describe("deliverWebhook", () => {
 
   it("does not follow a redirecting receiver", async () => {
     const target = await startLoopbackServer();
-    const receiver = await startLoopbackServer((_req, res) => res.writeHead(302, { location: `${target.origin}/elsewhere` }).end());
+    const receiver = await startLoopbackServer((_req, res) =>
+      res.writeHead(302, { location: `${target.origin}/elsewhere` }).end(),
+    );
     servers.push(target, receiver);
-    const result = await deliverWebhook(`${receiver.origin}/hook`, { a: 1 }, generateWebhookSecret(), { policy: "127.0.0.1/32", lookup: noDns });
+    const result = await deliverWebhook(`${receiver.origin}/hook`, { a: 1 }, generateWebhookSecret(), {
+      policy: "127.0.0.1/32",
+      lookup: noDns,
+    });
     expect(result).toMatchObject({ ok: false, status: 302, retryable: true });
     expect(result.error).toContain("redirects are not followed");
     expect(target.connections).toBe(0);
@@ -113,14 +160,20 @@ describe("deliverWebhook", () => {
   it("reports a failing receiver as retryable", async () => {
     const receiver = await startLoopbackServer((_req, res) => res.writeHead(503).end("busy"));
     servers.push(receiver);
-    const result = await deliverWebhook(`${receiver.origin}/hook`, "{}", generateWebhookSecret(), { policy: "127.0.0.1/32", lookup: noDns });
+    const result = await deliverWebhook(`${receiver.origin}/hook`, "{}", generateWebhookSecret(), {
+      policy: "127.0.0.1/32",
+      lookup: noDns,
+    });
     expect(result).toMatchObject({ ok: false, status: 503, retryable: true });
   });
 
   it("refuses a private callback URL without connecting, and says retrying cannot help", async () => {
     const receiver = await startLoopbackServer();
     servers.push(receiver);
-    const result = await deliverWebhook(`${receiver.origin}/hook`, "{}", generateWebhookSecret(), { policy: "", lookup: noDns });
+    const result = await deliverWebhook(`${receiver.origin}/hook`, "{}", generateWebhookSecret(), {
+      policy: "",
+      lookup: noDns,
+    });
     expect(result).toMatchObject({ ok: false, status: 0, retryable: false });
     expect(result.error).toMatch(/^callback: 127\.0\.0\.1 is a loopback address/);
     expect(receiver.connections).toBe(0);
@@ -131,7 +184,11 @@ describe("deliverWebhook", () => {
   it("times out a receiver that never answers", async () => {
     const receiver = await startLoopbackServer(() => new Promise(() => {}));
     servers.push(receiver);
-    const result = await deliverWebhook(`${receiver.origin}/hook`, "{}", generateWebhookSecret(), { policy: "127.0.0.1/32", lookup: noDns, timeoutMs: 200 });
+    const result = await deliverWebhook(`${receiver.origin}/hook`, "{}", generateWebhookSecret(), {
+      policy: "127.0.0.1/32",
+      lookup: noDns,
+      timeoutMs: 200,
+    });
     expect(result).toMatchObject({ ok: false, status: 0, retryable: true });
     expect(result.error).toContain("took longer than 0.2 s");
   });
@@ -140,7 +197,9 @@ describe("deliverWebhook", () => {
 describe("nextRetryDelay", () => {
   it("backs off exponentially: 10 s, 30 s, 2 min, 10 min, 30 min, 1 h, ...", () => {
     const mid = () => 0.5; // no jitter
-    expect([1, 2, 3, 4, 5, 6].map((a) => nextRetryDelay(a, mid))).toEqual([10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000]);
+    expect([1, 2, 3, 4, 5, 6].map((a) => nextRetryDelay(a, mid))).toEqual([
+      10_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000,
+    ]);
   });
 
   it("adds ±20 % jitter", () => {
@@ -153,9 +212,11 @@ describe("nextRetryDelay", () => {
     }
   });
 
-  it("gives up after the last attempt", () => {
-    expect(nextRetryDelay(WEBHOOK_MAX_ATTEMPTS - 1)).not.toBeNull();
-    expect(nextRetryDelay(WEBHOOK_MAX_ATTEMPTS)).toBeNull();
-    expect(nextRetryDelay(0)).toBeNull();
+  it("stays at the last step past the table (the caller stops at WEBHOOK_MAX_ATTEMPTS)", () => {
+    const mid = () => 0.5;
+    expect(WEBHOOK_MAX_ATTEMPTS).toBe(10);
+    expect(nextRetryDelay(WEBHOOK_MAX_ATTEMPTS - 1, mid)).toBe(8 * 3_600_000);
+    expect(nextRetryDelay(50, mid)).toBe(8 * 3_600_000);
+    expect(nextRetryDelay(0, mid)).toBe(10_000);
   });
 });

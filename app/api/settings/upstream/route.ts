@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { jsonError, withSession } from "@/lib/dashboard/server/route";
+import { getRemoteUpstream, removeRemoteUpstream, saveRemoteUpstream } from "@/lib/dashboard/server/backend";
+
+const bodySchema = z.object({
+  baseUrl: z.string().url("baseUrl: give an absolute http(s) URL").refine((u) => /^https?:\/\//i.test(u), "baseUrl: use http or https"),
+  apiKey: z.string().min(1, "apiKey: give the key of the remote service").max(500),
+});
+
+/** The account's upstream: Quire's engine, or a remote base URL (key never returned). */
+export const GET = withSession(async (_req, user) => {
+  const remote = await getRemoteUpstream(user.accountId);
+  return Response.json(remote ? { mode: "remote", baseUrl: remote.baseUrl, keyHint: remote.keyHint } : { mode: "engine", baseUrl: null, keyHint: null });
+});
+
+/** Tests the remote service with the credit-balance call, then stores it (key sealed). */
+export const PUT = withSession(async (req, user) => {
+  const parsed = bodySchema.safeParse(await req.json().catch(() => null));
+  if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid body");
+  const baseUrl = parsed.data.baseUrl.replace(/\/+$/, "");
+  let res: Response;
+  try {
+    res = await fetch(`${baseUrl}/v1/account/credit/balance`, { headers: { "x-api-key": parsed.data.apiKey }, signal: AbortSignal.timeout(10_000), cache: "no-store" });
+  } catch {
+    return jsonError(400, `Could not reach ${baseUrl}.`);
+  }
+  const body = (await res.json().catch(() => null)) as { remainingCredits?: unknown; message?: string } | null;
+  if (!res.ok || typeof body?.remainingCredits !== "number") {
+    return jsonError(400, `The remote service refused the key (${res.status}${body?.message ? `: ${body.message}` : ""}).`);
+  }
+  await saveRemoteUpstream(user.accountId, baseUrl, parsed.data.apiKey);
+  return Response.json({ ok: true, remainingCredits: body.remainingCredits });
+});
+
+/** Back to Quire's own engine. */
+export const DELETE = withSession(async (_req, user) => {
+  await removeRemoteUpstream(user.accountId);
+  return Response.json({ ok: true });
+});
+
+export const dynamic = "force-dynamic";

@@ -1,0 +1,592 @@
+/**
+ * The line-item table: found by its header row (the invoice's own column names, recognised
+ * in several languages), columns placed under the header cells (refined by the extraction
+ * engine's table analysis where it finds the same table), rows read from the word boxes.
+ * A row with an amount starts an item; closely spaced text-only rows continue its description;
+ * totals rows end or interrupt the table; a header repeated on the next page continues it.
+ * Keys are the header's own names in camelCase, with the usual ones unified (quantity,
+ * unitPrice, total, description...). Money columns are normalised like every amount.
+ */
+import type { Word } from "@/lib/engine/text/types";
+import type { Box, Layout, Row } from "@/lib/engine/invoice/layout";
+import { boxOf, joinWords } from "@/lib/engine/invoice/layout";
+import { findAmounts, pickAmount, type DecimalMark } from "@/lib/engine/invoice/amounts";
+import { camelCase, fold, foldKeepLength, hasLetter } from "@/lib/engine/invoice/text-utils";
+import { LABELS, matchLabelAt } from "@/lib/engine/invoice/labels";
+
+export type ColumnRole =
+  | "description"
+  | "quantity"
+  | "unitPrice"
+  | "total"
+  | "unit"
+  | "taxRate"
+  | "taxAmount"
+  | "discount"
+  | "itemCode"
+  | "position"
+  | "date"
+  | "other";
+
+const ROLE_PHRASES: [ColumnRole, number, string[]][] = [
+  [
+    "description",
+    3,
+    [
+      "description of (?:goods|services)",
+      "item description",
+      "product description",
+      "description",
+      "desc\\.?",
+      "designation",
+      "libelle",
+      "beschreibung",
+      "bezeichnung",
+      "leistungsbeschreibung",
+      "omschrijving",
+      "descripcion",
+      "descrizione",
+      "descricao",
+      "particulars",
+      "details",
+      "detail",
+    ],
+  ],
+  ["description", 2, ["items?", "products?", "services?", "articles?", "artikel", "produkt", "item name", "product name", "name", "title", "goods", "activity", "task", "leistung", "prestation", "concepto", "articolo"]],
+  [
+    "quantity",
+    3,
+    ["qty\\.?", "quantity", "quantities", "qte", "quantite", "menge", "anzahl", "anz\\.?", "aantal", "hoeveelheid", "cantidad", "cant\\.?", "quantita", "quantidade", "hours", "hrs\\.?", "units", "pcs\\.?", "nombre", "nb", "no\\.? of units"],
+  ],
+  [
+    "unitPrice",
+    3,
+    [
+      "unit price",
+      "price per unit",
+      "price\\/unit",
+      "unit cost",
+      "unit rate",
+      "unit amount",
+      "rate",
+      "price",
+      "cost",
+      "each",
+      "list price",
+      "net price",
+      "prix unitaire(?: ht)?",
+      "prix unit\\.?",
+      "p\\.?\\s?u\\.?(?: ht)?",
+      "prix",
+      "einzelpreis",
+      "e-?preis",
+      "stuckpreis",
+      "vk-?preis",
+      "preis",
+      "prijs per stuk",
+      "stukprijs",
+      "prijs",
+      "tarief",
+      "precio unitario",
+      "precio",
+      "prezzo unitario",
+      "prezzo",
+      "preco",
+    ],
+  ],
+  [
+    "total",
+    3,
+    [
+      "line total",
+      "total price",
+      "total amount",
+      "net amount",
+      "amount",
+      "total",
+      "ext\\.? price",
+      "extended(?: price)?",
+      "subtotal",
+      "sum",
+      "montant(?: ht| ttc| eur ht| eur ttc| eur)?",
+      "total ht",
+      "total ttc",
+      "betrag",
+      "gesamt(?:preis|betrag)?",
+      "zeilenbetrag",
+      "summe",
+      "bedrag",
+      "totaal",
+      "prijs incl\\.? btw",
+      "importe",
+      "importo",
+      "valor",
+      "line amount",
+    ],
+  ],
+  ["unit", 2, ["unit", "uom", "u\\/m", "unite", "einheit", "eenheid", "unidad", "um"]],
+  ["taxAmount", 3, ["tax amount", "vat amount", "montant tva", "mwst-?betrag", "btw bedrag", "gst amount"]],
+  ["taxRate", 2, ["tax(?:es)?(?: ?\\(?%\\)?)?", "vat(?: ?%| rate)?", "tva(?: ?%)?", "% tva", "mwst\\.?(?: ?%)?", "ust\\.?(?: ?%)?", "btw(?: ?%)?", "gst(?: ?%)?", "iva(?: ?%)?", "tax rate"]],
+  ["discount", 2, ["disc\\.?(?: ?%)?", "discount(?: ?%)?", "remise(?: ?%)?", "rabatt(?: ?%)?", "korting(?: ?%)?", "descuento", "sconto"]],
+  [
+    "itemCode",
+    2,
+    ["sku", "code", "item code", "item no\\.?", "item #", "product code", "part no\\.?", "part number", "article no\\.?", "art\\.?-?\\s?nr\\.?", "artikelnummer", "artikelnr\\.?", "ref\\.?", "reference", "hsn(?:\\/sac)?", "sac", "model", "ean"],
+  ],
+  ["position", 2, ["pos\\.?", "#", "no\\.?", "line", "nr\\.?", "s\\.?\\s?no\\.?", "sl\\.?\\s?no\\.?", "sr\\.?\\s?no\\.?"]],
+  ["date", 2, ["date", "datum", "service date", "fecha", "data"]],
+];
+
+const ROLE_RES = ROLE_PHRASES.flatMap(([role, weight, phrases]) =>
+  phrases.map((p) => ({ role, weight, re: new RegExp(`(?:${p})(?![a-z0-9])`, "y") })),
+);
+
+const MONEY: ReadonlySet<ColumnRole> = new Set(["unitPrice", "total", "taxAmount"]);
+
+export interface Column {
+  role: ColumnRole;
+  key: string;
+  header: string;
+  x0: number;
+  x1: number;
+}
+
+interface HeaderCell {
+  role: ColumnRole;
+  weight: number;
+  text: string;
+  words: Word[];
+}
+
+/** Splits a row into header cells: the longest known header phrase at each word. */
+function headerCells(row: Row): { cells: HeaderCell[]; coverage: number } {
+  const words = row.words;
+  const cells: HeaderCell[] = [];
+  let covered = 0;
+  let i = 0;
+  while (i < words.length) {
+    // Try phrases spanning up to 4 words starting at word i (words must be close together).
+    let best: { role: ColumnRole; weight: number; n: number } | undefined;
+    for (let n = Math.min(5, words.length - i); n >= 1; n--) {
+      const span = words.slice(i, i + n);
+      let ok = true;
+      for (let k = 1; k < span.length; k++) if (span[k].x0 - span[k - 1].x1 > (span[k].fontSize || 8) * 0.9) ok = false;
+      if (!ok) continue;
+      const text = fold(span.map((w) => w.text).join(" ")).replace(/[:]+$/, "");
+      for (const r of ROLE_RES) {
+        r.re.lastIndex = 0;
+        const m = r.re.exec(text);
+        if (m && m[0].length === text.length) {
+          if (!best || n > best.n) best = { role: r.role, weight: r.weight, n };
+          break;
+        }
+      }
+      if (best) break;
+    }
+    if (best) {
+      const span = words.slice(i, i + best.n);
+      cells.push({ role: best.role, weight: best.weight, text: span.map((w) => w.text).join(" "), words: span });
+      covered += best.n;
+      i += best.n;
+    } else {
+      // An unknown word: a header of its own, or part of the previous unknown header.
+      const w = words[i];
+      const prev = cells[cells.length - 1];
+      if (prev && prev.role === "other" && w.x0 - prev.words[prev.words.length - 1].x1 < (w.fontSize || 8) * 0.9) {
+        prev.words.push(w);
+        prev.text += ` ${w.text}`;
+      } else cells.push({ role: "other", weight: 0, text: w.text, words: [w] });
+      i++;
+    }
+  }
+  return { cells, coverage: covered / Math.max(1, words.length) };
+}
+
+/** Whether a row is a line-item header: known column names, at least one of them numeric. */
+export function readHeader(row: Row, pageWidth = 612): Column[] | undefined {
+  if (row.words.length < 2 || row.words.length > 24) return undefined;
+  const { cells, coverage } = headerCells(row);
+  const known = cells.filter((c) => c.role !== "other");
+  if (known.length < 2 || coverage < 0.6) return undefined;
+  const numeric = known.filter((c) => c.role === "quantity" || MONEY.has(c.role));
+  if (numeric.length === 0) return undefined;
+  const hasText = known.some((c) => c.role === "description" || c.role === "itemCode");
+  if (!hasText && numeric.length < 2) return undefined;
+  // Header cells are on one line and not sentences: reject rows with long unknown text.
+  if (cells.some((c) => c.role === "other" && c.words.length > 3)) return undefined;
+  const cols: Column[] = cells.map((c) => ({
+    role: c.role,
+    key: "",
+    header: c.text.replace(/[:]+$/, ""),
+    x0: Math.min(...c.words.map((w) => w.x0)),
+    x1: Math.max(...c.words.map((w) => w.x1)),
+  }));
+  // No description header but room on the left ("| Montant HT | TVA | TTC" over named rows):
+  // the text left of the first column is the description.
+  if (!cols.some((c) => c.role === "description" || c.role === "other") && cols[0].x0 > pageWidth * 0.25) {
+    cols.unshift({ role: "description", key: "", header: "", x0: 0, x1: cols[0].x0 - 4 });
+  }
+  assignKeys(cols);
+  return cols;
+}
+
+function assignKeys(cols: Column[]): void {
+  // Two description-like columns: the strongest phrase keeps "description".
+  const count = (role: ColumnRole) => cols.filter((c) => c.role === role).length;
+  if (count("total") === 0 && count("unitPrice") >= 2) {
+    const last = [...cols].reverse().find((c) => c.role === "unitPrice");
+    if (last) last.role = "total";
+  }
+  const used = new Set<string>();
+  const strongDesc = cols.find((c) => c.role === "description" && /desc|designation|libelle|beschreib|bezeichnung|omschrijving|particular|detail/i.test(fold(c.header)));
+  for (const c of cols) {
+    let key: string;
+    if (c.role === "other") key = camelCase(c.header) || "column";
+    else if (c.role === "description" && strongDesc && c !== strongDesc) key = camelCase(c.header) || "item";
+    else if (count(c.role) > 1 && c.role !== "description") {
+      // Several columns of one kind ("Montant HT", "Montant TTC"): the rightmost money column is
+      // the line total, the others keep their own names.
+      const same = cols.filter((x) => x.role === c.role);
+      key = c === same[same.length - 1] ? c.role : camelCase(c.header) || c.role;
+    } else key = c.role;
+    let k = key;
+    for (let n = 2; used.has(k); n++) k = `${key}${n}`;
+    used.add(k);
+    c.key = k;
+  }
+}
+
+export interface LineItem {
+  values: Record<string, string>;
+  boxes: Record<string, Box>;
+  box: Box;
+}
+
+export interface LineItemTable {
+  columns: Column[];
+  items: LineItem[];
+  pages: number[];
+  /** Box of the table's rows (first page). */
+  box: Box;
+  /** Header rows and the rows read as items (their segments are not read as labels again). */
+  rows: Row[];
+}
+
+const TOTALS_FIELDS = new Set(["total", "subtotal", "tax", "discount", "shipping", "amountPaid", "balanceDue"]);
+
+function isTotalsRow(row: Row, cols: Column[]): boolean {
+  const first = row.segments[0];
+  if (!first) return false;
+  for (const seg of row.segments) {
+    const hit = matchLabelAt(foldKeepLength(seg.text), 0, LABELS);
+    if (hit && TOTALS_FIELDS.has(hit.label.field)) {
+      // A totals label in the description column with an amount, or right of the description.
+      const desc = cols.find((c) => c.role === "description");
+      const inDesc = desc ? seg.x0 < desc.x1 + 5 && seg === first : seg === first;
+      if (!inDesc || findAmounts(row.text).some((a) => !a.isPercent)) return true;
+    }
+  }
+  return false;
+}
+
+/** Assigns each word of a row to the column it overlaps most (else the nearest). */
+function assign(words: Word[], cols: Column[], edges?: number[]): Map<number, Word[]> {
+  const out = new Map<number, Word[]>();
+  for (const w of words) {
+    let best = -1;
+    if (edges) {
+      const cx = (w.x0 + w.x1) / 2;
+      best = edges.findIndex((e, k) => k < edges.length - 1 && cx >= e && cx < edges[k + 1]);
+    }
+    if (best < 0) {
+      let bestScore = -Infinity;
+      cols.forEach((c, i) => {
+        const overlap = Math.min(c.x1, w.x1) - Math.max(c.x0, w.x0);
+        const score = overlap > 0 ? overlap : -Math.min(Math.abs(w.x0 - c.x1), Math.abs(c.x0 - w.x1));
+        if (score > bestScore) ((bestScore = score), (best = i));
+      });
+    }
+    if (best < 0) continue;
+    const list = out.get(best) ?? [];
+    list.push(w);
+    out.set(best, list);
+  }
+  return out;
+}
+
+/**
+ * Column edges from the header cells: a boundary halfway between neighbours, moved left or
+ * right to fall in the widest gap of the data rows' words (right-aligned numbers hang left).
+ */
+function columnEdges(cols: Column[], dataRows: Row[], pageWidth: number): number[] {
+  const edges = [0];
+  for (let i = 0; i < cols.length - 1; i++) {
+    const a = cols[i];
+    const b = cols[i + 1];
+    let lo = a.x1;
+    let hi = b.x0;
+    if (hi < lo) [lo, hi] = [hi, lo];
+    // Candidate boundaries between the header cells; pick the one crossed by the fewest words.
+    let best = (lo + hi) / 2;
+    let bestHits = Infinity;
+    const steps = 12;
+    for (let s = 0; s <= steps; s++) {
+      const x = lo + ((hi - lo) * s) / steps;
+      let hits = 0;
+      for (const r of dataRows) for (const w of r.words) if (w.x0 < x && w.x1 > x) hits++;
+      const centreBias = Math.abs(x - (lo + hi) / 2) / Math.max(1, hi - lo);
+      if (hits + centreBias * 0.5 < bestHits) ((bestHits = hits + centreBias * 0.5), (best = x));
+    }
+    edges.push(best);
+  }
+  edges.push(pageWidth + 1);
+  return edges;
+}
+
+/** Finds the line-item tables of the document. */
+export function findLineItems(
+  layout: Layout,
+  decimal: DecimalMark,
+  engineEdges?: (page: number, cols: Column[], headerY: number) => number[] | undefined,
+): LineItemTable[] {
+  const tables: (LineItemTable & { closed: boolean; lastPage: number })[] = [];
+  const lh = layout.lineHeight;
+  for (const page of layout.pages) {
+    const open = tables[tables.length - 1];
+    const headerRows = page.rows.map((row, i) => ({ i, cols: readHeader(row, page.width) })).filter((h) => h.cols);
+    // A table running on from the previous page without a repeated header.
+    if (open && !open.closed && open.lastPage === page.index - 1 && headerRows.length === 0) {
+      const { items, closed, used } = readRows(page.rows, 0, open.columns, page.width, decimal, lh);
+      if (items.length > 0) {
+        open.items.push(...items);
+        open.rows.push(...used);
+        open.pages.push(page.index);
+        open.lastPage = page.index;
+        open.closed = closed;
+      }
+      continue;
+    }
+    let r = 0;
+    for (const h of headerRows) {
+      if (h.i < r) continue;
+      const header = h.cols!;
+      const last = tables[tables.length - 1];
+      let table: (typeof tables)[number];
+      if (last && !last.closed && last.lastPage === page.index - 1 && sameColumns(last.columns, header)) {
+        table = last;
+        table.pages.push(page.index);
+      } else {
+        table = {
+          columns: header,
+          items: [],
+          pages: [page.index],
+          box: { page: page.index, x0: 0, y0: 0, x1: 0, y1: 0 },
+          closed: false,
+          lastPage: page.index,
+          rows: [],
+        };
+        tables.push(table);
+      }
+      const cols = table.columns.map((c, k) => ({ ...c, x0: header[k].x0, x1: header[k].x1 }));
+      const edges = engineEdges?.(page.index, cols, page.rows[h.i].y1);
+      const { items, end, closed, used } = readRows(page.rows, h.i + 1, cols, page.width, decimal, lh, edges);
+      table.items.push(...items);
+      table.rows.push(page.rows[h.i], ...used);
+      table.lastPage = page.index;
+      table.closed = closed;
+      if (items.length > 0 && table.box.x1 === 0) table.box = unionBox(items.map((i) => i.box));
+      r = end;
+    }
+  }
+  return tables
+    .filter((t) => t.items.length > 0)
+    .map(({ columns, items, pages, box, rows }) => refineKeys({ columns, items, pages, box, rows }))
+    .filter((t) => t.items.some((i) => t.columns.some((c) => (c.role === "description" || c.role === "itemCode" || c.role === "other") && hasLetter(i.values[c.key] ?? ""))));
+}
+
+/**
+ * Settles keys from the data: a "Tax" column holding amounts is the tax amount, one holding
+ * percentages the rate; of several description-like columns the one with the most text is
+ * "description".
+ */
+function refineKeys(t: LineItemTable): LineItemTable {
+  const values = (key: string) => t.items.map((i) => i.values[key]).filter((v): v is string => v !== undefined);
+  const rename = (from: string, to: string) => {
+    if (from === to || t.columns.some((c) => c.key === to)) return;
+    const col = t.columns.find((c) => c.key === from);
+    if (!col) return;
+    col.key = to;
+    for (const i of t.items) {
+      if (from in i.values) ((i.values[to] = i.values[from]), delete i.values[from]);
+      if (from in i.boxes) ((i.boxes[to] = i.boxes[from]), delete i.boxes[from]);
+    }
+  };
+  for (const c of [...t.columns]) {
+    if (c.role !== "taxRate") continue;
+    const vs = values(c.key);
+    if (vs.length === 0) continue;
+    const pct = vs.filter((v) => /%/.test(v)).length;
+    if (pct * 2 < vs.length && vs.every((v) => /^-?[\d.,\s]+$/.test(v.replace(/[^\d.,\s-]/g, "")) && /[.,]\d{2}\b/.test(v))) {
+      c.role = "taxAmount";
+      rename(c.key, "taxAmount");
+    } else if (pct * 2 >= vs.length && c.key !== "taxRate") {
+      const other = t.columns.find((x) => x.key === "taxRate");
+      if (other) {
+        other.key = "taxRateTmp";
+        rename("taxRateTmp", camelCase(other.header) || "tax");
+      }
+      rename(c.key, "taxRate");
+    }
+  }
+  const descs = t.columns.filter((c) => c.role === "description");
+  if (descs.length > 1 && !descs.some((c) => /desc|designation|libelle|beschreib|bezeichnung|omschrijving|particular|detail/i.test(fold(c.header)))) {
+    const len = (c: Column) => values(c.key).reduce((s, v) => s + v.length, 0);
+    const main = [...descs].sort((a, b) => len(b) - len(a))[0];
+    if (main.key !== "description") {
+      const cur = t.columns.find((c) => c.key === "description");
+      if (cur) {
+        const tmp = "__desc";
+        rename(cur.key, tmp);
+        rename(main.key, "description");
+        rename(tmp, camelCase(cur.header) || "item");
+      } else rename(main.key, "description");
+    }
+  }
+  return t;
+}
+
+function unionBox(boxes: Box[]): Box {
+  return {
+    page: boxes[0].page,
+    x0: Math.min(...boxes.map((b) => b.x0)),
+    y0: Math.min(...boxes.map((b) => b.y0)),
+    x1: Math.max(...boxes.map((b) => b.x1)),
+    y1: Math.max(...boxes.map((b) => b.y1)),
+  };
+}
+
+function sameColumns(a: Column[], b: Column[]): boolean {
+  return a.length === b.length && a.every((c, i) => c.role === b[i].role && fold(c.header) === fold(b[i].header));
+}
+
+function readRows(
+  rows: Row[],
+  start: number,
+  cols: Column[],
+  pageWidth: number,
+  decimal: DecimalMark,
+  lh: number,
+  engineEdges?: number[],
+): { items: LineItem[]; end: number; closed: boolean; used: Row[] } {
+  const items: LineItem[] = [];
+  const used: Row[] = [];
+  const moneyIdx = cols.map((c, i) => (MONEY.has(c.role) ? i : -1)).filter((i) => i >= 0);
+  const totalIdx = cols.findIndex((c) => c.role === "total");
+  const priceIdx = cols.findIndex((c) => c.role === "unitPrice");
+  const qtyIdx = cols.findIndex((c) => c.role === "quantity");
+  const descIdx = cols.findIndex((c) => c.key === "description") >= 0 ? cols.findIndex((c) => c.key === "description") : cols.findIndex((c) => c.role === "description");
+  // Rows the table could span: stop at a large gap or a totals row at the end.
+  const window: Row[] = [];
+  let lastY = start > 0 ? rows[start - 1].y1 : rows[start]?.y0 ?? 0;
+  let end = start;
+  for (let r = start; r < rows.length; r++) {
+    const row = rows[r];
+    if (row.y0 - lastY > lh * 6 && window.length > 0) break;
+    if (readHeader(row, pageWidth)) break;
+    window.push(row);
+    lastY = row.y1;
+    end = r + 1;
+  }
+  const edges = engineEdges && engineEdges.length === cols.length + 1 ? engineEdges : columnEdges(cols, window.slice(0, 30), pageWidth);
+  let pending: { row: Row; texts: Word[] }[] = [];
+  let closed = false;
+  let sinceItem = 0;
+  let prevBottom = start > 0 ? rows[start - 1].y1 : 0;
+  let consumed = start;
+  for (const row of window) {
+    const gapBefore = row.y0 - prevBottom;
+    prevBottom = row.y1;
+    consumed++;
+    if (isTotalsRow(row, cols)) {
+      pending = [];
+      sinceItem++;
+      // A grand total closes the table; a section subtotal may be followed by more items.
+      const hit = matchLabelAt(foldKeepLength(row.segments[0].text), 0, LABELS);
+      if (hit && (hit.label.field === "total" || hit.label.field === "balanceDue") && !/sub|zwischen|sous/.test(fold(row.text))) {
+        closed = true;
+        break;
+      }
+      continue;
+    }
+    const words = row.words;
+    if (words.length === 0) continue;
+    const byCol = assign(words, cols, edges);
+    const cell = (i: number) => (i >= 0 ? byCol.get(i) ?? [] : []);
+    const amountIn = (i: number) => {
+      const ws = cell(i);
+      return ws.length > 0 ? pickAmount(joinWords(ws), decimal) : undefined;
+    };
+    const hasMoney = (totalIdx >= 0 && amountIn(totalIdx)) || (totalIdx < 0 && priceIdx >= 0 && amountIn(priceIdx)) || (totalIdx >= 0 && priceIdx >= 0 && amountIn(priceIdx) && cell(qtyIdx).length > 0);
+    const otherNumeric = [...byCol.keys()].some((i) => i !== descIdx && cols[i].role !== "description");
+    if (hasMoney) {
+      sinceItem = 0;
+      const values: Record<string, string> = {};
+      const boxes: Record<string, Box> = {};
+      // Text rows just above, closely spaced and after a gap, are the first lines of this item.
+      const lead = pending.filter((p) => p.texts.length > 0);
+      const leadGapOk = lead.length > 0 && row.y0 - lead[lead.length - 1].row.y1 < lh * 0.6;
+      for (const [i, ws] of byCol) {
+        const c = cols[i];
+        const text = joinWords(ws.sort((a, b) => a.x0 - b.x0)).trim();
+        if (text === "") continue;
+        if (MONEY.has(c.role)) {
+          const a = pickAmount(text, decimal);
+          values[c.key] = a ? a.text : text;
+        } else values[c.key] = text;
+        boxes[c.key] = boxOf(ws, row.page);
+      }
+      if (leadGapOk && descIdx >= 0) {
+        const leadText = lead.map((p) => joinWords(p.texts)).join("\n");
+        const key = cols[descIdx].key;
+        values[key] = values[key] ? `${leadText}\n${values[key]}` : leadText;
+      }
+      if (leadGapOk) used.push(...lead.map((p) => p.row));
+      pending = [];
+      used.push(row);
+      items.push({ values, boxes, box: boxOf(words, row.page) });
+      continue;
+    }
+    // No amount: a continuation of the previous item's text, or a lead/section line.
+    const textWords = descIdx >= 0 ? cell(descIdx) : words;
+    const onlyText = !otherNumeric || [...byCol.entries()].every(([i, ws]) => i === descIdx || cols[i].role === "description" || !ws.some((w) => /\d/.test(w.text)));
+    const prev = items[items.length - 1];
+    if (prev && onlyText && gapBefore < lh * 0.75 && pending.length === 0 && textWords.length > 0 && sinceItem === 0) {
+      const key = descIdx >= 0 ? cols[descIdx].key : Object.keys(prev.values)[0];
+      const add = joinWords(descIdx >= 0 ? textWords : words);
+      prev.values[key] = prev.values[key] ? `${prev.values[key]}\n${add}` : add;
+      prev.box = unionBox([prev.box, boxOf(words, row.page)]);
+      used.push(row);
+      continue;
+    }
+    if (!onlyText || !hasLetter(joinWords(words))) {
+      sinceItem++;
+      pending = [];
+      if (items.length > 0 && sinceItem > 3) break;
+      continue;
+    }
+    // Skip header-style rows right under the header (a second header line).
+    if (items.length === 0 && pending.length === 0 && words.every((w) => w.bold) && gapBefore < lh * 1.2 && row.words.length <= 4) {
+      used.push(row);
+      continue;
+    }
+    sinceItem++;
+    pending = gapBefore < lh * 0.75 && pending.length > 0 ? [...pending, { row, texts: textWords }] : [{ row, texts: textWords }];
+    if (items.length > 0 && sinceItem > 6) break;
+  }
+  return { items, end: Math.max(consumed, end), closed, used };
+}
+
+/** Turns the tables into the seed's `lineItems` (one array per table). */
+export function lineItemsBody(tables: LineItemTable[]): Record<string, string>[][] {
+  return tables.map((t) => t.items.map((i) => i.values));
+}

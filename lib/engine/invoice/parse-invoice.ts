@@ -1,0 +1,771 @@
+/**
+ * Reads an invoice it has never seen (no templates) from positioned words: layout rows and
+ * segments → labels with their values (right of or under the label) → parties from address
+ * blocks → the line-item table → totals reconciled → banking details → custom fields.
+ * Pure: takes PageText[] (text layer or OCR), returns the seed's invoice object plus the
+ * boxes the values came from. Values are normalised in form only (ISO dates, plain decimals).
+ */
+import type { PageText } from "@/lib/engine/text/types";
+import { buildLayout, layoutText, boxOf, type Box, type Layout, type Segment } from "@/lib/engine/invoice/layout";
+import { findLabels, valuesFor, labelsInSegment, type LabelOccurrence, type RawValue } from "@/lib/engine/invoice/kv";
+import { compileLabel, LABELS, type CompiledLabel, type LabelKind } from "@/lib/engine/invoice/labels";
+import { detectDecimalMark, findCurrency, pickAmount, type DecimalMark } from "@/lib/engine/invoice/amounts";
+import { detectDateOrder, findDates, parseDate, type DateOrder } from "@/lib/engine/invoice/dates";
+import { readBic, readEmail, readIban, readId, readPhone, readTaxId, readText, readWebsite, EMAIL_RE } from "@/lib/engine/invoice/values";
+import { validAbaRouting, checkTaxId, TAX_ID_PATTERN } from "@/lib/engine/invoice/validate";
+import {
+  blockAt,
+  documentDomains,
+  looksLikeAddressBlock,
+  nameTokens,
+  pageBlocks,
+  parseParty,
+  vendorCandidates,
+  unionBoxes,
+  TITLE_RE,
+  type BlockLine,
+  type PartyResult,
+} from "@/lib/engine/invoice/parties";
+import { findLineItems, lineItemsBody, type Column, type LineItemTable } from "@/lib/engine/invoice/line-items";
+import { reconcileTotals, type AmountCandidate } from "@/lib/engine/invoice/totals";
+import { parseAddress } from "@/lib/engine/invoice/address";
+import { US_STATES } from "@/lib/engine/invoice/countries";
+import { camelCase, escapeRegExp, fold, splitCamel } from "@/lib/engine/invoice/text-utils";
+import {
+  pruneEmpty,
+  type BankingInformation,
+  type FieldSources,
+  type InvoiceBody,
+  type InvoiceParty,
+  type ParseInvoiceResult,
+} from "@/lib/engine/invoice/types";
+
+export interface ParseInvoiceOptions {
+  /** customField names (camelCase) to look for; found values go to the body under those names. */
+  customFields?: string[];
+  /**
+   * Column edges from the extraction engine's table analysis for a header at `headerY` on
+   * `page` (length columns + 1), used to place line-item columns; optional.
+   */
+  tableEdges?: (page: number, cols: Column[], headerY: number) => number[] | undefined;
+}
+
+interface Candidate {
+  field: string;
+  value: string;
+  box: Box;
+  score: number;
+  occ: LabelOccurrence;
+  raw: RawValue;
+}
+
+const DIRECTION_BONUS = { inline: 0.6, right: 0.4, below: 0.25 } as const;
+
+interface Ctx {
+  layout: Layout;
+  decimal: DecimalMark;
+  order: DateOrder;
+  text: string;
+}
+
+/** Reads the typed value of a label's raw value, or undefined when it does not fit the field. */
+function typed(field: string, kind: LabelKind, raw: RawValue, ctx: Ctx): { value: string; box: Box } | undefined {
+  const t = raw.text;
+  const sub = (start: number, end: number): Box => {
+    // Box of the words covering [start, end) of the raw text.
+    let pos = 0;
+    const ws = raw.words.filter((w) => {
+      const at = t.indexOf(w.text, pos);
+      if (at < 0) return false;
+      pos = at + w.text.length;
+      return at < end && at + w.text.length > start;
+    });
+    return ws.length > 0 ? boxOf(ws, raw.box.page) : raw.box;
+  };
+  switch (kind) {
+    case "date": {
+      const d = parseDate(t, ctx.order);
+      return d ? { value: d.iso, box: sub(d.start, d.end) } : undefined;
+    }
+    case "amount": {
+      const a = pickAmount(t, ctx.decimal);
+      return a ? { value: a.text, box: sub(a.start, a.end) } : undefined;
+    }
+    case "id": {
+      const strict = ["invoiceNo", "poNo", "orderNo"].includes(field) && raw.occ.hit.label.weight < 2;
+      if (field === "routing") {
+        const digits = t.replace(/[^\dA-Z]/gi, "");
+        const aba = validAbaRouting(t);
+        if (aba) return { value: aba, box: raw.box };
+        const ifsc = /\b[A-Z]{4}0[A-Z0-9]{6}\b/.exec(t);
+        if (ifsc) return { value: ifsc[0], box: raw.box };
+        if (/^\d{5,12}$/.test(digits)) return { value: digits, box: raw.box };
+        return undefined;
+      }
+      if (["accountNumber", "bankCode", "branchNumber"].includes(field)) {
+        // Bank numbers are printed in groups: "Blz: 507 500 94", "Sort code 12-34-56".
+        const m = /[A-Z0-9]*\d[A-Z0-9]*(?:[ -][A-Z0-9]*\d[A-Z0-9]*)*/i.exec(t.replace(/^[\s:#.]*(?:no|nr|number)?[\s:#.]*/i, (x) => " ".repeat(x.length)));
+        if (!m || m[0].replace(/\D/g, "").length < (field === "accountNumber" ? 4 : 2)) return undefined;
+        return { value: m[0], box: sub(m.index, m.index + m[0].length) };
+      }
+      const id = readId(t, !strict);
+      if (!id) return undefined;
+      if (field === "accountNumber" && id.value.replace(/\D/g, "").length < 4) return undefined;
+      return { value: id.value, box: sub(id.start, id.end) };
+    }
+    case "text": {
+      const max = field === "notes" ? 400 : field === "paymentTerms" ? 80 : 100;
+      const v = readText(t, max);
+      if (!v) return undefined;
+      if (field === "paymentTerms" && /^\d+([.,]\d+)?$/.test(v.value)) return undefined;
+      if ((field === "bankName" || field === "accountHolder") && (/\d{4,}/.test(v.value) || EMAIL_RE.test(v.value))) return undefined;
+      return { value: v.value, box: sub(v.start, v.end) };
+    }
+    case "taxId": {
+      const v = readTaxId(t);
+      return v ? { value: v.value, box: sub(v.start, v.end) } : undefined;
+    }
+    case "iban": {
+      const v = readIban(t);
+      return v ? { value: v.value, box: sub(v.start, v.end) } : undefined;
+    }
+    case "bic": {
+      const v = readBic(t);
+      return v ? { value: v.value, box: sub(v.start, v.end) } : undefined;
+    }
+    case "contact": {
+      const v = field === "email" ? readEmail(t) : field === "website" ? readWebsite(t) : readPhone(t);
+      return v ? { value: v.value, box: sub(v.start, v.end) } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function scoreOf(occ: LabelOccurrence, raw: RawValue, layout: Layout): number {
+  let s = occ.hit.label.weight * 2 + DIRECTION_BONUS[raw.direction];
+  if (occ.hit.hasColon) s += 0.3;
+  s -= occ.seg.page * 0.05;
+  const page = layout.pages.find((p) => p.index === occ.seg.page);
+  if (page) s -= (occ.seg.y0 / page.height) * 0.1;
+  return s;
+}
+
+function box2src(b: Box) {
+  return { page: b.page, x: round(b.x0), y: round(b.y0), width: round(b.x1 - b.x0), height: round(b.y1 - b.y0) };
+}
+
+function round(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+/** Names of customFields that map onto fields Quire already reads. */
+const CUSTOM_ALIASES: Record<string, string> = {
+  purchaseorder: "poNo",
+  purchaseorderref: "poNo",
+  purchaseorderreference: "poNo",
+  purchaseordernumber: "poNo",
+  ponumber: "poNo",
+  poref: "poNo",
+  ordernumber: "orderNo",
+  orderid: "orderNo",
+  orderref: "orderNo",
+  customerreference: "customerReference",
+  customerref: "customerReference",
+  yourreference: "customerReference",
+  reference: "reference",
+  customernumber: "customerNo",
+  customerno: "customerNo",
+  customerid: "customerNo",
+  clientnumber: "customerNo",
+  clientid: "customerNo",
+  accountnumber: "customerNo",
+  deliverydate: "deliveryDate",
+  shipdate: "deliveryDate",
+  shippingdate: "deliveryDate",
+  servicedate: "deliveryDate",
+  orderdate: "orderDate",
+  paymentmethod: "paymentMethod",
+  billingperiod: "period",
+  period: "period",
+  contactperson: "contact",
+  salesperson: "contact",
+  amountpaid: "amountPaid",
+  balancedue: "balanceDue",
+  amountdue: "balanceDue",
+};
+
+/** Label regex and kind for a customField name that is not one of the known fields. */
+function customLabel(name: string): { re: string; kind: LabelKind } {
+  const words = splitCamel(name);
+  const last = words[words.length - 1] ?? "";
+  const NO = "(?:#|no\\.?|nr\\.?|n\\.?o\\.?|num\\.?|number|nummer|numero|id)";
+  const parts = words.map((w, i) => {
+    if (i === words.length - 1 && ["number", "no", "num", "nr", "id"].includes(w)) return NO;
+    if (w === "ref" || w === "reference") return "ref(?:erence)?\\.?";
+    if (w === "dept" || w === "department") return "(?:dept\\.?|department)";
+    if (w === "qty" || w === "quantity") return "(?:qty|quantity)";
+    if (w === "amt" || w === "amount") return "(?:amt|amount)";
+    return escapeRegExp(w) + "s?";
+  });
+  const re = parts.join("[\\s.\\-_/]*");
+  let kind: LabelKind = "text";
+  if (last === "date" || last === "day") kind = "date";
+  else if (/^(?:amount|total|charges?|fees?|price|cost|tax|balance|subtotal|deposit|discount)$/.test(last) || /charges?|fees?/.test(name.toLowerCase())) kind = "amount";
+  else if (["number", "no", "num", "nr", "id", "ref", "reference", "code"].includes(last)) kind = "id";
+  return { re, kind };
+}
+
+/** Parses the invoice on the given pages. */
+export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}): ParseInvoiceResult {
+  const layout = buildLayout(pages);
+  const text = layoutText(layout);
+  const decimal = detectDecimalMark(text);
+  const currency = findCurrency(text);
+  const usLocale =
+    currency === "USD" || [...text.matchAll(/\b([A-Z]{2})\s+\d{5}(?:-\d{4})?\b/g)].some((m) => US_STATES.has(m[1]));
+  const order = detectDateOrder(text, usLocale);
+  const ctx: Ctx = { layout, decimal, order, text };
+  const notes: string[] = [];
+  const sources: FieldSources = {};
+  const src = (path: string, b: Box | undefined) => {
+    if (b) sources[path] = box2src(b);
+  };
+
+  // 1. The line-item table first: its rows are not read as labels.
+  const tables: LineItemTable[] = findLineItems(layout, decimal, opts.tableEdges);
+  const tableSegs = new Set<number>();
+  for (const t of tables) for (const r of t.rows) for (const s of r.segments) tableSegs.add(s.id);
+
+  // 2. Labels and their values.
+  const occs = findLabels(layout).filter((o) => !tableSegs.has(o.seg.id));
+  const labelSegs = new Set<number>();
+  for (const o of occs) if (o.hit.start <= 1 && (o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly)) labelSegs.add(o.seg.id);
+  for (const id of tableSegs) labelSegs.add(id);
+  const cands = new Map<string, Candidate[]>();
+  const add = (c: Candidate) => {
+    const list = cands.get(c.field) ?? [];
+    list.push(c);
+    cands.set(c.field, list);
+  };
+  for (const occ of occs) {
+    const { field, kind } = occ.hit.label;
+    if (kind === "block") continue;
+    const raws = valuesFor(occ, layout, labelSegs);
+    if (kind === "amount") {
+      // Inline amount, unless it is a rate's base ("Tax 15% on $ 112.90 | $ 16.94"); else the
+      // last amount right of the label; else the amount under it.
+      const typedOf = (r: RawValue | undefined) => (r ? typed(field, kind, r, ctx) : undefined);
+      const inline = raws.find((r) => r.direction === "inline");
+      const rights = raws.filter((r) => r.direction === "right" && typedOf(r));
+      const lastRight = rights[rights.length - 1];
+      const below = raws.find((r) => r.direction === "below");
+      const inlineV = typedOf(inline);
+      let pick: RawValue | undefined;
+      if (inline && inlineV && !(/%/.test(inline.text) && lastRight)) pick = inline;
+      else if (lastRight) pick = lastRight;
+      else if (inline && inlineV) pick = inline;
+      else if (below && typedOf(below)) pick = below;
+      if (pick) {
+        const v = typedOf(pick)!;
+        add({ field, value: v.value, box: v.box, score: scoreOf(occ, pick, layout), occ, raw: pick });
+      }
+      continue;
+    }
+    for (const raw of raws) {
+      const v = typed(field, kind, raw, ctx);
+      if (!v) continue;
+      add({ field, value: v.value, box: v.box, score: scoreOf(occ, raw, layout), occ, raw });
+      break;
+    }
+  }
+  const best = (field: string, filter?: (c: Candidate) => boolean) =>
+    [...(cands.get(field) ?? [])].filter((c) => !filter || filter(c)).sort((a, b) => b.score - a.score)[0];
+
+  const body: InvoiceBody = {};
+
+  // 3. Invoice header fields.
+  const invoice: NonNullable<InvoiceBody["invoice"]> = {};
+  const invNo = best("invoiceNo");
+  if (invNo) ((invoice.invoiceNo = invNo.value), src("invoice.invoiceNo", invNo.box));
+  let invDate = best("invoiceDate");
+  if (!invDate && invNo) {
+    // "Facture n°562044387 du 02 Juillet 2015": the date printed with the number.
+    const d = parseDate(invNo.occ.seg.text, order);
+    if (d) invoice.invoiceDate = d.iso;
+    if (d) src("invoice.invoiceDate", invNo.occ.seg);
+  }
+  if (invDate) ((invoice.invoiceDate = invDate.value), src("invoice.invoiceDate", invDate.box));
+  const po = best("poNo", (c) => c.value !== invoice.invoiceNo);
+  if (po) ((invoice.poNo = po.value), src("invoice.poNo", po.box));
+  const ord = best("orderNo", (c) => c.value !== invoice.invoiceNo);
+  if (ord) ((invoice.orderNo = ord.value), src("invoice.orderNo", ord.box));
+
+  // 4. Parties.
+  const taken = new Set<number>([...tableSegs]);
+  const partyBlock = (field: "billTo" | "shipTo" | "vendor" | "bankAddress") => {
+    const list = occs
+      .filter((o) => o.hit.label.field === field && o.hit.start <= 1)
+      .filter((o) => o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly)
+      .sort((a, b) => b.hit.label.weight - a.hit.label.weight || a.seg.page - b.seg.page || a.seg.y0 - b.seg.y0);
+    for (const o of list) {
+      const block = blockAt(o, layout, taken);
+      if (block.lines.length === 0) continue;
+      const parsed = parseParty(block.lines, field !== "bankAddress");
+      if (!parsed.party.name && !parsed.party.address) continue;
+      for (const id of block.segIds) taken.add(id);
+      return { parsed, block, occ: o };
+    }
+    return undefined;
+  };
+  const billTo = partyBlock("billTo");
+  const shipTo = partyBlock("shipTo");
+  const vendorLabelled = partyBlock("vendor");
+  const customerSegs = new Set<number>([...(billTo?.block.segIds ?? []), ...(shipTo?.block.segIds ?? [])]);
+
+  const allTexts = layout.segments.map((s) => s.text);
+  const domains = documentDomains(allTexts);
+  const holder = best("accountHolder");
+  const medianFont = median(layout.segments.map((s) => s.fontSize));
+  let vendor: PartyResult | undefined = vendorLabelled?.parsed;
+  let vendorBlockSegs = new Set<number>(vendorLabelled?.block.segIds ?? []);
+  let billToResult: PartyResult | undefined = billTo?.parsed;
+  const skip = new Set<number>([...taken, ...labelSegs]);
+  // Keep label segments that are plain names out of "skip" only when they carry no label value.
+  const vcands = vendorCandidates(layout, skip, { domains, accountHolder: holder?.value, allTexts, medianFont });
+  const billName = billToResult?.party.name ? nameTokens(billToResult.party.name).join(" ") : "";
+  const vc = vcands.find((c) => nameTokens(c.name).join(" ") !== billName && c.score >= 1.5);
+  if (vc && (!vendor || !vendor.party.name)) {
+    const fromBlock = vendorFromCandidate(vc, layout, skip);
+    vendor = vendor ? mergeParty(vendor, fromBlock) : fromBlock;
+    vendorBlockSegs = fromBlock.segs;
+    notes.push(`vendor: ${vc.why.join(", ")}`);
+  }
+  // The same company often prints its details again in the footer: fill what the head lacks.
+  if (vendor?.party.name) {
+    const footer = footerDetails(layout, vendor.party.name, skip);
+    if (footer) vendor = mergeParty(vendor, footer);
+  }
+  if (!billToResult) {
+    const head = unlabelledCustomer(layout, skip, vendorBlockSegs, vendor?.party.name);
+    if (head) billToResult = head;
+  }
+
+  // Vendor contacts and identifiers found elsewhere in the document.
+  if (vendor) {
+    const vp = vendor.party;
+    const contact = { ...(vp.contactInformation ?? {}) };
+    const outside = (c: Candidate) => !customerSegs.has(c.occ.seg.id) && !(c.raw.seg && customerSegs.has(c.raw.seg.id));
+    if (!contact.email) {
+      const emails = [...(cands.get("email") ?? [])].filter(outside).map((c) => ({ v: c.value, box: c.box }));
+      for (const s of layout.segments) {
+        if (customerSegs.has(s.id)) continue;
+        const e = readEmail(s.text);
+        if (e) emails.push({ v: e.value, box: s });
+      }
+      const toks = nameTokens(vp.name ?? "");
+      const match = emails.find((e) => toks.some((t) => t.length >= 3 && fold(e.v.split("@")[1] ?? "").includes(t)));
+      const e = match;
+      if (e) ((contact.email = e.v), (vendor.sources["contactInformation.email"] = e.box));
+    }
+    if (!contact.phone) {
+      const p = best("phone", outside);
+      if (p) ((contact.phone = p.value), (vendor.sources["contactInformation.phone"] = p.box));
+      else if (contact.email) {
+        const seg = layout.segments.find((s) => s.text.includes(contact.email!) && !customerSegs.has(s.id));
+        const ph = seg ? readPhone(seg.text.replace(contact.email, " ")) : undefined;
+        if (ph && seg) ((contact.phone = ph.value), (vendor.sources["contactInformation.phone"] = seg));
+      }
+    }
+    if (!contact.fax) {
+      const f = best("fax", outside);
+      if (f) ((contact.fax = f.value), (vendor.sources["contactInformation.fax"] = f.box));
+    }
+    if (Object.keys(contact).length > 0) vp.contactInformation = contact;
+    if (!vp.entityId) {
+      const ids = [...(cands.get("taxId") ?? [])].filter(outside).sort((a, b) => taxRank(b) - taxRank(a) || b.score - a.score);
+      if (ids[0]) ((vp.entityId = ids[0].value), (vendor.sources.entityId = ids[0].box));
+      else {
+        for (const s of layout.segments) {
+          if (customerSegs.has(s.id)) continue;
+          const m = s.text.match(new RegExp(TAX_ID_PATTERN.source));
+          if (m && checkTaxId(m[0])?.valid) {
+            vp.entityId = m[0];
+            vendor.sources.entityId = s;
+            break;
+          }
+        }
+      }
+    }
+  }
+  if (billToResult && !billToResult.party.entityId) {
+    const cid = best("customerTaxId");
+    if (cid) ((billToResult.party.entityId = cid.value), (billToResult.sources.entityId = cid.box));
+    else {
+      const inside = [...(cands.get("taxId") ?? [])].find((c) => customerSegs.has(c.occ.seg.id));
+      if (inside) ((billToResult.party.entityId = inside.value), (billToResult.sources.entityId = inside.box));
+    }
+  }
+  if (vendor) {
+    body.vendor = vendor.party;
+    for (const [k, b] of Object.entries(vendor.sources)) src(`vendor.${k}`, b);
+  }
+  const customer: NonNullable<InvoiceBody["customer"]> = {};
+  if (billToResult) {
+    customer.billTo = billToResult.party;
+    for (const [k, b] of Object.entries(billToResult.sources)) src(`customer.billTo.${k}`, b);
+  }
+  if (shipTo) {
+    customer.shipTo = { name: shipTo.parsed.party.name, address: shipTo.parsed.party.address };
+    for (const [k, b] of Object.entries(shipTo.parsed.sources)) {
+      if (k === "name" || k.startsWith("address")) src(`customer.shipTo.${k}`, b);
+    }
+  }
+  body.customer = customer;
+  body.invoice = invoice;
+
+  // 5. Totals.
+  const payment: NonNullable<InvoiceBody["paymentDetails"]> = {};
+  const amountFields = ["total", "subtotal", "tax", "discount", "shipping", "balanceDue", "amountPaid"] as const;
+  const amountCands: AmountCandidate[] = [];
+  for (const f of amountFields) {
+    for (const c of cands.get(f) ?? []) {
+      const a = pickAmount(c.raw.text, decimal);
+      if (!a) continue;
+      const page = layout.pages.find((p) => p.index === c.occ.seg.page);
+      let score = c.score + (c.occ.seg.bold ? 0.3 : 0);
+      // A "Tax 15%" label whose value is the rate alone is not a tax amount.
+      if (f === "tax" && /%/.test(c.raw.text) && !a.hasDecimals && !a.currency) continue;
+      if (f === "total" && /\b(?:items?|qty|quantity|pieces|hours)\b/i.test(c.occ.seg.text)) score -= 3;
+      amountCands.push({
+        field: f,
+        text: a.text,
+        value: a.value,
+        box: c.box,
+        score,
+        order: c.occ.seg.page * 10000 + (page ? c.occ.seg.y0 : 0),
+        rowKey: `${c.occ.seg.page}:${c.occ.seg.id}`,
+      });
+    }
+  }
+  const totalKey = tables.flatMap((t) => t.columns).find((c) => c.role === "total")?.key;
+  const lineSum = totalKey
+    ? tables.flatMap((t) => t.items).reduce((s, i) => s + (i.values[totalKey] ? Number(i.values[totalKey]) || 0 : 0), 0)
+    : undefined;
+  const chosen = reconcileTotals(amountCands, tables.length > 0 ? lineSum : undefined);
+  if (process.env.QUIRE_INVOICE_DEBUG) console.error(amountCands.map((c) => `${c.field}=${c.text} s=${c.score.toFixed(2)} ${c.rowKey}`).join("\n"), lineSum);
+  if (chosen.total) ((payment.total = chosen.total.text), src("paymentDetails.total", chosen.total.box));
+  if (chosen.subtotal) ((payment.subtotal = chosen.subtotal.text), src("paymentDetails.subtotal", chosen.subtotal.box));
+  if (chosen.tax && chosen.tax.length > 0) {
+    if (chosen.tax.length === 1) payment.tax = chosen.tax[0].text;
+    else {
+      // Tax printed per rate: the tax of the invoice is their sum (reconciled against the total).
+      const dec = Math.max(...chosen.tax.map((t) => (t.text.split(".")[1] ?? "").length));
+      payment.tax = chosen.tax.reduce((s, t) => s + t.value, 0).toFixed(dec);
+    }
+    src("paymentDetails.tax", unionBoxes(chosen.tax.map((t) => t.box)));
+  }
+  if (chosen.discount) ((payment.discount = chosen.discount.text), src("paymentDetails.discount", chosen.discount.box));
+  if (chosen.shipping) ((payment.shipping = chosen.shipping.text), src("paymentDetails.shipping", chosen.shipping.box));
+  if (chosen.reconciled) notes.push("totals reconciled");
+
+  const due = best("dueDate");
+  if (due) ((payment.dueDate = due.value), src("paymentDetails.dueDate", due.box));
+  const terms = best("paymentTerms", (c) => c.occ.hit.label.weight >= 2 || c.occ.hit.hasColon);
+  if (terms) ((payment.paymentTerms = terms.value), src("paymentDetails.paymentTerms", terms.box));
+  else {
+    const m = /\b(net\s*\d{1,3}(?:\s*days)?|due\s+(?:on|upon)\s+receipt|payable\s+(?:with)?in\s+\d{1,3}\s+days|\d{1,3}\s+(?:days\s+net|tage\s+netto|jours\s+net|dagen\s+netto))\b/i.exec(text);
+    if (m) payment.paymentTerms = m[1];
+  }
+
+  // 6. Banking.
+  const bank: BankingInformation = {};
+  const bankSrc: Record<string, Box> = {};
+  const iban = best("iban") ?? unlabelledIban(layout);
+  if (iban) ((bank.iban = iban.value), (bankSrc.iban = iban.box));
+  const bic = best("bic") ?? (iban ? bicNear(layout, iban.box) : undefined);
+  if (bic) ((bank.swiftBicCode = bic.value), (bankSrc.swiftBicCode = bic.box));
+  const bankAnchors = [iban?.box, bic?.box, best("bankName")?.box, best("routing")?.box, best("bankCode")?.box].filter(Boolean) as Box[];
+  const nearBank = (c: Candidate) =>
+    /bank|kto|konto|rekening|compte|cuenta|conto|a\/c|acct/i.test(fold(c.occ.seg.text.slice(0, c.occ.hit.end + 4))) ||
+    bankAnchors.some((b) => b.page === c.box.page && Math.abs(b.y0 - c.box.y0) < layout.lineHeight * 10);
+  const acct = best("accountNumber", nearBank);
+  if (acct && !(bank.iban && bank.iban.replace(/\s/g, "") === acct.value)) ((bank.accountNumber = acct.value), (bankSrc.accountNumber = acct.box));
+  const bankName = best("bankName", (c) => !/^(?:account|transfer|details|information|iban|swift|bic)\b/i.test(c.value));
+  if (bankName && !readIban(bankName.value) && !readBic(bankName.value)) {
+    // "BRED BANQUE POPULAIRE – Titulaire du compte : NETPRESSE": cut at the next label.
+    bank.bankName = bankName.value.split(/\s+[-–]\s+|\s{2,}/)[0];
+    bankSrc.bankName = bankName.box;
+  } else {
+    const line = layout.segments.find((s) => /\b(?:bank|banque|banco|sparkasse|bancaire|volksbank|raiffeisen)\b/i.test(s.text) && !/[:]/.test(s.text) && s.text.length < 50 && !/\d{3,}/.test(s.text) && bankAnchors.some((b) => b.page === s.page && Math.abs(b.y0 - s.y0) < layout.lineHeight * 6));
+    if (line) ((bank.bankName = line.text.split(/\s+[-–]\s+/)[0]), (bankSrc.bankName = line));
+  }
+  const holderVal = holder && !/^(?:account|bank)/i.test(holder.value) ? holder : undefined;
+  if (holderVal) ((bank.accountHolderName = holderVal.value), (bankSrc.accountHolderName = holderVal.box));
+  const routing = best("routing");
+  if (routing) ((bank.bankRoutingCode = routing.value), (bankSrc.bankRoutingCode = routing.box));
+  const bankCode = best("bankCode");
+  if (bankCode) ((bank.bankCode = bankCode.value), (bankSrc.bankCode = bankCode.box));
+  const branch = best("branchNumber", (c) => /\d/.test(c.value));
+  if (branch) ((bank.branchNumber = branch.value), (bankSrc.branchNumber = branch.box));
+  const purpose = best("purposeCode");
+  if (purpose) ((bank.purposeCode = purpose.value), (bankSrc.purposeCode = purpose.box));
+  const payRef = best("paymentReference");
+  if (payRef) ((bank.additionalNotes = `${payRef.occ.seg.text.slice(0, payRef.occ.hit.end).trim().replace(/[:\s]+$/, "")}: ${payRef.value}`), (bankSrc.additionalNotes = payRef.box));
+  const bankAddr = partyBlock("bankAddress");
+  if (bankAddr?.parsed.party.address) ((bank.bankAddress = bankAddr.parsed.party.address), (bankSrc.bankAddress = bankAddr.block.lines[0].box));
+  if (Object.keys(bank).length > 0) {
+    payment.bankingInformation = bank;
+    for (const [k, b] of Object.entries(bankSrc)) src(`paymentDetails.bankingInformation.${k}`, b);
+  }
+  body.paymentDetails = payment;
+
+  // 7. Notes.
+  const note = notesText(occs, layout, taken);
+  if (note) ((body.others = { notes: note.text }), src("others.notes", note.box));
+
+  // 8. Line items.
+  if (tables.length > 0) {
+    body.lineItems = lineItemsBody(tables);
+    tables.forEach((t, ti) => {
+      t.items.forEach((item, ii) => {
+        for (const [k, b] of Object.entries(item.boxes)) src(`lineItems.${ti}.${ii}.${k}`, b);
+      });
+    });
+  }
+
+  // 9. Custom fields.
+  for (const name of opts.customFields ?? []) {
+    const key = name.trim();
+    if (!key || key in body) continue;
+    const alias = CUSTOM_ALIASES[key.toLowerCase().replace(/[^a-z0-9]/g, "")];
+    if (key.toLowerCase() === "currency") {
+      if (currency) body[key] = currency;
+      continue;
+    }
+    let c: Candidate | undefined;
+    if (alias) c = best(alias);
+    if (!c) c = customCandidate(key, layout, labelSegs, tableSegs, ctx);
+    if (c) ((body[key] = c.value), src(key, c.box));
+    else if (alias === "poNo" && invoice.poNo) body[key] = invoice.poNo;
+    else if (alias === "orderNo" && invoice.orderNo) body[key] = invoice.orderNo;
+  }
+
+  const pruned = pruneEmpty(body) ?? {};
+  // Sources only for values that are still there.
+  for (const path of Object.keys(sources)) if (getPath(pruned, path) === undefined) delete sources[path];
+  if (decimal === ",") notes.push("decimal comma");
+  notes.push(`dates ${order === "DMY" ? "day-first" : "month-first"}`);
+  return { body: pruned, fieldSources: sources, notes };
+}
+
+function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split(".")) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return 10;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function taxRank(c: Candidate): number {
+  const check = checkTaxId(c.value);
+  return (check?.valid ? 2 : 0) + c.occ.hit.label.weight;
+}
+
+function mergeParty(a: PartyResult, b: PartyResult): PartyResult {
+  const party: InvoiceParty = { ...a.party };
+  const sources = { ...a.sources };
+  if (!party.name && b.party.name) ((party.name = b.party.name), b.sources.name && (sources.name = b.sources.name));
+  if (!party.address && b.party.address) ((party.address = b.party.address), b.sources.address && (sources.address = b.sources.address));
+  if (!party.entityId && b.party.entityId) ((party.entityId = b.party.entityId), b.sources.entityId && (sources.entityId = b.sources.entityId));
+  if (b.party.contactInformation) {
+    const c = { ...(party.contactInformation ?? {}) };
+    for (const k of ["phone", "fax", "email"] as const) {
+      if (!c[k] && b.party.contactInformation[k]) {
+        c[k] = b.party.contactInformation[k];
+        const s = b.sources[`contactInformation.${k}`];
+        if (s) sources[`contactInformation.${k}`] = s;
+      }
+    }
+    if (Object.keys(c).length > 0) party.contactInformation = c;
+  }
+  return { party, sources };
+}
+
+/** Vendor details from the block (or return-address line) a candidate name came from. */
+function vendorFromCandidate(
+  vc: ReturnType<typeof vendorCandidates>[number],
+  layout: Layout,
+  skip: Set<number>,
+): PartyResult & { segs: Set<number> } {
+  const segs = new Set<number>();
+  if (vc.why.includes("return address")) {
+    const text = layout.segments.find((s) => s.page === vc.box.page && s.y0 === vc.box.y0 && s.x0 === vc.box.x0)?.text ?? "";
+    const parts = text.split(/\s+[-–•·|]\s+|\s*[•·|]\s*/).map((p) => p.trim()).filter(Boolean);
+    const lines: BlockLine[] = parts.map((p) => ({ text: p, words: [], box: vc.box }));
+    const r = parseParty(lines, true);
+    r.party.name = vc.name;
+    r.sources.name = vc.box;
+    return { ...r, segs };
+  }
+  const blocks = pageBlocks(layout, vc.box.page, new Set([...skip].filter((id) => !isInBox(layout, id, vc.box))));
+  const block = vc.block ?? blocks.find((b) => b.lines.some((l) => l.box.y0 === vc.box.y0 && l.box.x0 === vc.box.x0));
+  if (!block) return { party: { name: vc.name }, sources: { name: vc.box }, segs };
+  for (const id of block.segIds) segs.add(id);
+  const idx = block.lines.findIndex((l) => l.box.y0 === vc.box.y0 && l.box.x0 === vc.box.x0);
+  const lines = block.lines.slice(Math.max(0, idx));
+  if (vc.why.includes("title") || vc.why.includes("footer")) {
+    // Name from the title or a footer line: the rest of that line is not the name.
+    const r = parseParty(lines.slice(1), false);
+    r.party = { name: vc.name, ...r.party };
+    r.sources.name = vc.box;
+    if (vc.why.includes("footer")) {
+      const rest = lines[0]?.text.slice(lines[0].text.indexOf(vc.name) + vc.name.length) ?? "";
+      const parts = rest.split(/\s+[-–•·|]\s+|\s*[•·|]\s*/).map((p) => p.trim()).filter(Boolean);
+      if (!r.party.address && parts.length > 0) {
+        const addr = parseAddress(parts.filter((p) => !/capital|rcs|siret|tva|vat|tel|fax|@/i.test(p)));
+        if (addr?.address.city) r.party.address = addr.address;
+      }
+    }
+    return { ...r, segs };
+  }
+  const r = parseParty(lines, true);
+  r.party.name = vc.name;
+  r.sources.name = vc.box;
+  return { ...r, segs };
+}
+
+function isInBox(layout: Layout, segId: number, b: Box): boolean {
+  const s = layout.segments[segId];
+  return s !== undefined && s.page === b.page && s.y0 === b.y0 && s.x0 === b.x0;
+}
+
+/** The vendor's details printed again in a footer block that starts with its name. */
+function footerDetails(layout: Layout, name: string, skip: Set<number>): PartyResult | undefined {
+  const toks = nameTokens(name).join(" ");
+  if (!toks) return undefined;
+  for (const page of [layout.pages[0], layout.pages[layout.pages.length - 1]]) {
+    if (!page) continue;
+    const blocks = pageBlocks(layout, page.index, new Set()).filter((b) => b.y0 > page.height * 0.6);
+    for (const b of blocks) {
+      if ([...b.segIds].some((id) => skip.has(id) && !labelsInSegment(layout.segments[id]).length)) continue;
+      if (nameTokens(b.lines[0].text).join(" ") !== toks) continue;
+      if (b.lines.length < 2) continue;
+      return parseParty(b.lines, true);
+    }
+  }
+  return undefined;
+}
+
+/** Without a "Bill to" label: the address block of the page head that is not the vendor's. */
+function unlabelledCustomer(layout: Layout, skip: Set<number>, vendorSegs: Set<number>, vendorName?: string): PartyResult | undefined {
+  const first = layout.pages[0];
+  if (!first) return undefined;
+  const vendorToks = vendorName ? nameTokens(vendorName).join(" ") : "";
+  const blocks = pageBlocks(layout, first.index, skip).filter(
+    (b) => b.y0 < first.height * 0.5 && ![...b.segIds].some((id) => vendorSegs.has(id)) && b.lines.length >= 2 && b.lines.length <= 8,
+  );
+  for (const b of blocks.sort((a, c) => a.y0 - c.y0)) {
+    const lines = b.lines.filter((l) => !TITLE_RE.test(l.text.trim()));
+    if (!looksLikeAddressBlock(lines.map((l) => l.text))) continue;
+    const r = parseParty(lines, true);
+    if (!r.party.name || !r.party.address) continue;
+    if (vendorToks && nameTokens(r.party.name).join(" ") === vendorToks) continue;
+    return r;
+  }
+  return undefined;
+}
+
+function unlabelledIban(layout: Layout): { value: string; box: Box } | undefined {
+  for (const s of layout.segments) {
+    const v = readIban(s.text);
+    if (v) return { value: v.value, box: s };
+  }
+  return undefined;
+}
+
+function bicNear(layout: Layout, b: Box): { value: string; box: Box } | undefined {
+  const near = layout.segments.filter((s) => s.page === b.page && Math.abs(s.y0 - b.y0) < layout.lineHeight * 3);
+  for (const s of near) {
+    const v = readBic(s.text.replace(/\bIBAN\b.*?(?=\bBIC\b|$)/i, ""));
+    if (v && !/^[A-Z]{2}\d{2}/.test(v.value)) return { value: v.value, box: s };
+  }
+  return undefined;
+}
+
+function notesText(occs: LabelOccurrence[], layout: Layout, taken: Set<number>): { text: string; box: Box } | undefined {
+  const o = occs
+    .filter((x) => x.hit.label.field === "notes" && x.hit.start <= 1 && (x.hit.hasColon || x.labelOnly))
+    .sort((a, b) => b.seg.page - a.seg.page || b.seg.y0 - a.seg.y0)[0];
+  if (!o) return undefined;
+  if (o.inline !== "") return { text: o.inline, box: boxOf(o.inlineWords, o.seg.page) };
+  const block = blockAt(o, layout, taken);
+  if (block.lines.length === 0) return undefined;
+  const lines = block.lines.slice(0, 6);
+  return { text: lines.map((l) => l.text).join(" "), box: unionBoxes(lines.map((l) => l.box))! };
+}
+
+function customCandidate(name: string, layout: Layout, labelSegs: Set<number>, tableSegs: Set<number>, ctx: Ctx): Candidate | undefined {
+  const { re, kind } = customLabel(name);
+  const label: CompiledLabel = compileLabel(name, kind, re, 3);
+  const all: Candidate[] = [];
+  for (const seg of layout.segments) {
+    if (tableSegs.has(seg.id)) continue;
+    for (const occ of labelsInSegment(seg, [label, ...LABELS])) {
+      if (occ.hit.label !== label) continue;
+      for (const raw of valuesFor(occ, layout, labelSegs)) {
+        const v = typed(name, kind, raw, ctx);
+        if (v) {
+          all.push({ field: name, value: v.value, box: v.box, score: scoreOf(occ, raw, layout), occ, raw });
+          break;
+        }
+      }
+    }
+  }
+  return all.sort((a, b) => b.score - a.score)[0];
+}
+
+/** The camelCase form of a customField name as the caller wrote it (trimmed). */
+export function normaliseCustomFieldName(name: string): string {
+  const t = name.trim();
+  return /^[a-z][A-Za-z0-9]*$/.test(t) ? t : camelCase(t);
+}
+
+/** Parses the customField parameter: JSON array/object/string, or names separated by commas. */
+export function parseCustomFields(raw: unknown): string[] {
+  if (raw === undefined || raw === null || raw === "") return [];
+  let v: unknown = raw;
+  if (typeof raw === "string") {
+    const t = raw.trim();
+    if (t.startsWith("[") || t.startsWith("{") || t.startsWith('"')) {
+      try {
+        v = JSON.parse(t);
+      } catch {
+        v = t;
+      }
+    }
+  }
+  let names: string[] = [];
+  if (Array.isArray(v)) names = v.flatMap((x) => (typeof x === "string" ? x.split(",") : typeof x === "object" && x ? Object.values(x).map(String) : []));
+  else if (typeof v === "object" && v) {
+    const o = v as Record<string, unknown>;
+    const list = o.fields ?? o.customField ?? o.names;
+    names = Array.isArray(list) ? list.map(String) : typeof list === "string" ? list.split(",") : Object.keys(o);
+  } else if (typeof v === "string") names = v.split(/[,;\n]/);
+  return [...new Set(names.map(normaliseCustomFieldName).filter(Boolean))].slice(0, 50);
+}
+
+/** Dates of the document, for tests and diagnostics. */
+export function documentDates(pages: PageText[]): string[] {
+  const layout = buildLayout(pages);
+  return findDates(layoutText(layout)).map((d) => d.iso);
+}
+
+export type { Segment };

@@ -1,0 +1,464 @@
+/**
+ * Parties of an invoice (vendor, bill-to, ship-to): address blocks under or beside their
+ * labels, and, where the invoice has no labels, the blocks of the page head and foot judged
+ * by what they hold (company suffix, size, address, contacts, tax ids, repetition, the
+ * return-address line above an envelope window, the legal footer).
+ */
+import type { Word } from "@/lib/engine/text/types";
+import type { Box, Layout, Segment } from "@/lib/engine/invoice/layout";
+import { boxOf } from "@/lib/engine/invoice/layout";
+import type { LabelOccurrence } from "@/lib/engine/invoice/kv";
+import { labelsInSegment } from "@/lib/engine/invoice/kv";
+import { LABELS } from "@/lib/engine/invoice/labels";
+import type { InvoiceContact, InvoiceParty } from "@/lib/engine/invoice/types";
+import { isAddressLine, isStreetLike, parseAddress, parseCityLine } from "@/lib/engine/invoice/address";
+import { readEmail, readPhone, readTaxId, readWebsite, isAmountLike, EMAIL_RE } from "@/lib/engine/invoice/values";
+import { TAX_ID_PATTERN, checkTaxId, validIban } from "@/lib/engine/invoice/validate";
+
+const TAX_ID_ONE = new RegExp(TAX_ID_PATTERN.source);
+import { findDates } from "@/lib/engine/invoice/dates";
+import { fold, hasLetter, squash } from "@/lib/engine/invoice/text-utils";
+
+export interface BlockLine {
+  text: string;
+  words: Word[];
+  box: Box;
+  seg?: Segment;
+}
+
+export interface Block {
+  page: number;
+  lines: BlockLine[];
+  /** Segments the block used (so they are not read again as other values). */
+  segIds: Set<number>;
+}
+
+/** Labels that end a block: another party, an invoice field, a table header. */
+const BLOCK_STOP = new Set([
+  "billTo",
+  "shipTo",
+  "vendor",
+  "invoiceNo",
+  "invoiceDate",
+  "dueDate",
+  "poNo",
+  "orderNo",
+  "paymentTerms",
+  "total",
+  "subtotal",
+  "tax",
+  "notes",
+  "quantityHeader",
+  "bankName",
+  "iban",
+  "bic",
+  "orderDate",
+  "deliveryDate",
+  "period",
+  "paymentMethod",
+  "page",
+  "amountPaid",
+  "balanceDue",
+]);
+
+function stopsBlock(seg: Segment): boolean {
+  const occs = labelsInSegment(seg);
+  if (occs.length === 0) return false;
+  const o = occs[0];
+  if (!BLOCK_STOP.has(o.hit.label.field)) return false;
+  // A weak word label ("to", "total", "date") only stops the block when it looks like a label.
+  return o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly;
+}
+
+export const TITLE_RE =
+  /^(?:(?:tax|vat|gst|commercial|pro[- ]?forma|proforma|final|copy of|kopie|copie)\s+)?(?:invoice|invoices|facture|rechnung|factuur|factura|fattura|fatura|receipt|bill|statement|credit note|quote|quotation|devis|avoir|gutschrift|nota|payment receipt|sales receipt|tax invoice|original|duplicate|copy)(?:\s*\/\s*\w+)?[\s.:#]*$/i;
+
+/** Collects the block under (or beside) a party label. */
+export function blockAt(occ: LabelOccurrence, layout: Layout, taken: Set<number>): Block {
+  const lines: BlockLine[] = [];
+  const segIds = new Set<number>([occ.seg.id]);
+  const page = layout.pages.find((p) => p.index === occ.seg.page)!;
+  const lh = layout.lineHeight;
+  const lefts = [occ.labelBox.x0];
+  if (occ.inline !== "" && occ.inlineWords.length > 0) {
+    lines.push({ text: occ.inline, words: occ.inlineWords, box: boxOf(occ.inlineWords, occ.seg.page) });
+    lefts.push(occ.inlineWords[0].x0);
+  } else {
+    const row = page.rows[occ.seg.row];
+    const right = row.segments.filter((s) => s.x0 > occ.seg.x1).sort((a, b) => a.x0 - b.x0)[0];
+    if (right && right.x0 - occ.seg.x1 < page.width * 0.12 && !taken.has(right.id) && !stopsBlock(right) && labelsInSegment(right).length === 0) {
+      lines.push({ text: right.text, words: right.words, box: right, seg: right });
+      segIds.add(right.id);
+      lefts.push(right.x0);
+    }
+  }
+  // The right edge: the next segment right of the label on its row (a neighbouring block).
+  const labelRow = page.rows[occ.seg.row];
+  const neighbour = labelRow.segments.filter((s) => s.x0 > occ.seg.x1 && !segIds.has(s.id)).sort((a, b) => a.x0 - b.x0)[0];
+  const rightEdge = neighbour ? neighbour.x0 - 2 : page.width;
+  let lastBottom = lines.length > 0 ? lines[0].box.y1 : occ.seg.y1;
+  for (let r = occ.seg.row + 1; r < page.rows.length && lines.length < 9; r++) {
+    const row = page.rows[r];
+    const gap = row.y0 - lastBottom;
+    if (gap > Math.max(lh, row.y1 - row.y0) * 1.9) break;
+    const tol = lh * 1.6;
+    const cands = row.segments.filter((s) => s.x0 < rightEdge && lefts.some((x) => Math.abs(s.x0 - x) <= tol));
+    if (cands.length === 0) {
+      if (gap > lh * 0.9) break;
+      continue;
+    }
+    const seg = cands.sort((a, b) => Math.min(...lefts.map((x) => Math.abs(a.x0 - x))) - Math.min(...lefts.map((x) => Math.abs(b.x0 - x))))[0];
+    if (taken.has(seg.id) || stopsBlock(seg)) break;
+    // Keep only the words left of the neighbour block's edge.
+    const words = seg.words.filter((w) => w.x0 < rightEdge);
+    if (words.length === 0) break;
+    lines.push({ text: words.map((w) => w.text).join(" "), words, box: boxOf(words, seg.page), seg });
+    segIds.add(seg.id);
+    lastBottom = seg.y1;
+  }
+  return { page: occ.seg.page, lines, segIds };
+}
+
+export interface PartyResult {
+  party: InvoiceParty;
+  /** Boxes of the values, by path inside the party ("name", "address.city", ...). */
+  sources: Record<string, Box>;
+}
+
+/** "Registered office:", "Siège social :", "Address:" before an address. */
+const OFFICE_RE =
+  /^(?:registered\s+office|head\s+office|corporate\s+office|office|address|adresse|si(?:e|è)ge(?:\s+social)?|sitz|anschrift|adres|direcci(?:o|ó)n|indirizzo|warehouse\s+address)\s*[:.-]\s*/i;
+
+/** Long lines with " - ", " • ", " | " separators hold several fields ("Street 1 - 12345 City - Tel"). */
+function splitLines(lines: BlockLine[]): BlockLine[] {
+  const out: BlockLine[] = [];
+  for (const l of lines) {
+    const parts = l.text.split(/\s+[–•·|]\s+|\s+-\s+(?=\D)|\s*[•·|]\s*/).map((p) => p.trim()).filter(Boolean);
+    if (parts.length >= 2 && l.text.length > 25) for (const p of parts) out.push({ ...l, text: p });
+    else out.push(l);
+  }
+  return out;
+}
+
+const ATTN_RE = /^(?:attn|attention|c\/o|z\.?\s?hd\.?|t\.?a\.?v\.?|a\.?\s?l'attention\s+de)[.:]?\s+/i;
+
+/** Reads name, address, contacts and tax id from the lines of a block. */
+export function parseParty(rawLines: BlockLine[], withName = true): PartyResult {
+  const party: InvoiceParty = {};
+  const sources: Record<string, Box> = {};
+  const contact: InvoiceContact = {};
+  const addrLines: BlockLine[] = [];
+  const taxIds: { value: string; box: Box; rank: number }[] = [];
+  let nameDone = !withName;
+  const lines = splitLines(rawLines);
+  for (const line of lines) {
+    const text = squash(line.text.replace(OFFICE_RE, ""));
+    if (text === "") continue;
+    const f = fold(text);
+    // Contacts and identifiers, labelled or recognisable.
+    const email = readEmail(text);
+    const labelled = /^(?:e-?mail|email|courriel|mail)\b/.test(f);
+    if (email && (labelled || email.value.length > text.length * 0.5 || !nameDone)) {
+      if (!contact.email) ((contact.email = email.value), (sources["contactInformation.email"] = line.box));
+      const rest = text.replace(email.value, "").replace(/^(?:e-?mail|email|courriel|mail)\s*[:.]?/i, "").trim();
+      const phone = rest.length > 6 ? readPhone(rest) : undefined;
+      if (phone && !contact.phone) ((contact.phone = phone.value), (sources["contactInformation.phone"] = line.box));
+      if (!nameDone && !labelled && email.value.length > text.length * 0.5) continue;
+      continue;
+    }
+    if (/^(?:fax|telefax|f)\s*[.:]/.test(f) || /^fax\b/.test(f)) {
+      const p = readPhone(text);
+      if (p && !contact.fax) ((contact.fax = p.value), (sources["contactInformation.fax"] = line.box));
+      continue;
+    }
+    if (/^(?:tel(?:ephone|efon|efoon)?|phone|ph|mobile|mob|cell|gsm|t|fon)\s*[.:]|^(?:phone|tel|telephone|mobile)\b/.test(f)) {
+      const p = readPhone(text);
+      if (p && !contact.phone) ((contact.phone = p.value), (sources["contactInformation.phone"] = line.box));
+      const fax = /fax\s*[.:]?\s*(.+)$/i.exec(text);
+      if (fax) {
+        const fp = readPhone(fax[1]);
+        if (fp && !contact.fax) ((contact.fax = fp.value), (sources["contactInformation.fax"] = line.box));
+      }
+      continue;
+    }
+    if (/^(?:web(?:site)?|www\.|https?:|internet|url)/.test(f) || (readWebsite(text)?.value.length ?? 0) > text.length * 0.7) continue;
+    const occ = lineLabel(line);
+    if (occ && (occ.hit.label.kind === "taxId" || occ.hit.label.field === "customerNo")) {
+      if (occ.hit.label.kind === "taxId") {
+        const id = readTaxId(occ.inline);
+        if (id) taxIds.push({ value: id.value, box: line.box, rank: (checkTaxId(id.value)?.valid ? 4 : 0) + occ.hit.label.weight });
+      }
+      continue;
+    }
+    if (occ && occ.hit.label.kind === "contact" && occ.hit.label.field === "website") continue;
+    const taxHit = text.match(TAX_ID_PATTERN);
+    if (taxHit && taxHit[0].replace(/\s/g, "").length >= text.replace(/\s/g, "").length * 0.7 && checkTaxId(taxHit[0])?.valid) {
+      taxIds.push({ value: taxHit[0], box: line.box, rank: 5 });
+      continue;
+    }
+    if (LEGAL_RE.test(f) && /\d/.test(text) && !isAddressLine(text)) continue;
+    if (!nameDone) {
+      const name = text.replace(ATTN_RE, "").replace(/[,;]$/, "").trim();
+      if (/^\(.*\)$/.test(name)) continue;
+      if (hasLetter(name) && !isAddressLine(name) && !/^\d/.test(name) && !TITLE_RE.test(name)) {
+        party.name = name;
+        sources.name = line.box;
+        nameDone = true;
+        continue;
+      }
+      nameDone = true;
+    }
+    // A bare phone number line: "(870)-931-0505", "+31 20 123 4567".
+    if (/^[+(]?\d[\d\s().\-/]{6,}$/.test(text) && !parseCityLine(text)) {
+      const p = readPhone(text);
+      if (p && !contact.phone) ((contact.phone = p.value), (sources["contactInformation.phone"] = line.box));
+      continue;
+    }
+    if (validIban(text.replace(/^iban[:\s]*/i, ""))) continue;
+    addrLines.push({ ...line, text });
+  }
+  const bestId = taxIds.sort((a, b) => b.rank - a.rank)[0];
+  if (bestId) ((party.entityId = bestId.value), (sources.entityId = bestId.box));
+  const parsed = parseAddress(addrLines.slice(0, 6).map((l) => l.text));
+  if (parsed) {
+    party.address = parsed.address;
+    const box = unionBoxes(parsed.used.map((i) => addrLines[i].box));
+    if (box) sources.address = box;
+  }
+  if (Object.keys(contact).length > 0) party.contactInformation = contact;
+  return { party, sources };
+}
+
+function lineLabel(line: BlockLine): LabelOccurrence | undefined {
+  const seg: Segment = line.seg
+    ? { ...line.seg, words: line.words, text: line.text }
+    : { id: -1, row: -1, ...line.box, words: line.words, text: line.text, fontSize: 10, bold: false };
+  return labelsInSegment(seg, LABELS)[0];
+}
+
+export function unionBoxes(boxes: Box[]): Box | undefined {
+  if (boxes.length === 0) return undefined;
+  return {
+    page: boxes[0].page,
+    x0: Math.min(...boxes.map((b) => b.x0)),
+    y0: Math.min(...boxes.map((b) => b.y0)),
+    x1: Math.max(...boxes.map((b) => b.x1)),
+    y1: Math.max(...boxes.map((b) => b.y1)),
+  };
+}
+
+// -------------------------------------------------------------------------------------------
+// Unlabelled parties: blocks of the page head and foot.
+
+export const COMPANY_SUFFIX =
+  /(?:^|[\s,])(?:inc|incorporated|llc|l\.l\.c|ltd|limited|plc|gmbh|ag|kg|ohg|ug|e\.?\s?k|bv|b\.\s?v|nv|n\.\s?v|sa|s\.a|sas|s\.a\.s|sarl|s\.a\.r\.l|eurl|sasu|srl|s\.r\.l|spa|s\.p\.a|sl|s\.l|oy|oyj|ab|a\/s|aps|pty|pvt|co|corp|corporation|company|llp|lp|kk|k\.k|group|holdings?|gbr|se|bvba|vof|cv|s\.c|sp\.? z o\.?o)\.?,?(?=$|[\s,)])/i;
+
+export interface HeadBlock {
+  page: number;
+  lines: BlockLine[];
+  segIds: Set<number>;
+  x0: number;
+  y0: number;
+  y1: number;
+}
+
+/** Groups the segments of a page into left-aligned blocks of closely spaced lines. */
+export function pageBlocks(layout: Layout, pageIndex: number, skip: Set<number>): HeadBlock[] {
+  const page = layout.pages.find((p) => p.index === pageIndex);
+  if (!page) return [];
+  const lh = layout.lineHeight;
+  const blocks: HeadBlock[] = [];
+  for (const row of page.rows) {
+    for (const seg of row.segments) {
+      if (skip.has(seg.id)) continue;
+      const open = blocks.filter((b) => {
+        const last = b.lines[b.lines.length - 1];
+        const gap = seg.y0 - b.y1;
+        const h = Math.max(lh, last.box.y1 - last.box.y0, seg.y1 - seg.y0);
+        const aligned = Math.abs(seg.x0 - b.x0) <= lh * 1.2 || Math.abs((seg.x0 + seg.x1) / 2 - (last.box.x0 + last.box.x1) / 2) <= lh;
+        const sizes = [last.seg?.fontSize ?? seg.fontSize, seg.fontSize];
+        const sameSize = Math.max(...sizes) / Math.max(1, Math.min(...sizes)) < 1.35;
+        return aligned && sameSize && gap > -h * 0.3 && gap < h * 1.1 && last.seg?.row !== seg.row;
+      });
+      const b = open.sort((a, c) => Math.abs(seg.x0 - a.x0) - Math.abs(seg.x0 - c.x0))[0];
+      const line: BlockLine = { text: seg.text, words: seg.words, box: seg, seg };
+      if (b) {
+        b.lines.push(line);
+        b.segIds.add(seg.id);
+        b.y1 = Math.max(b.y1, seg.y1);
+      } else blocks.push({ page: pageIndex, lines: [line], segIds: new Set([seg.id]), x0: seg.x0, y0: seg.y0, y1: seg.y1 });
+    }
+  }
+  return blocks;
+}
+
+export interface VendorCandidate {
+  name: string;
+  box: Box;
+  score: number;
+  block?: HeadBlock;
+  why: string[];
+}
+
+/** Words of a name for comparisons: folded, without company suffixes and punctuation. */
+export function nameTokens(name: string): string[] {
+  return fold(name)
+    .replace(COMPANY_SUFFIX, " ")
+    .replace(/[^a-z0-9 ]+/g, " ")
+    .split(/\s+/)
+    .filter((t) => t.length >= 2 && !["the", "and", "of", "de", "la", "le"].includes(t));
+}
+
+function domainMatches(name: string, domains: string[]): boolean {
+  const toks = nameTokens(name);
+  if (toks.length === 0) return false;
+  const joined = toks.join("");
+  return domains.some((d) => {
+    const core = d.replace(/[^a-z0-9]/g, "");
+    if (core.length < 3) return false;
+    return core === joined || (joined.length >= 4 && core.startsWith(joined)) || (core.length >= 4 && joined.startsWith(core));
+  });
+}
+
+const LEGAL_RE =
+  /\b(?:capital|rcs|siret|siren|registered|registration|reg\.?\s*no|company\s+no|hrb|hra|amtsgericht|registergericht|kvk|handelsregister|vat|tva|btw|ust|gstin|cin|abn|chamber of commerce|geschaftsfuhrer|vorstand|directors?|head office|siege social|registered office|incorporated)\b/;
+
+/** A candidate name from a line: the text before the first separator of a "name - street - city" line. */
+function headOfLine(text: string): string {
+  return text.split(/\s+[-–•·|]\s+|\s{2,}|,\s+(?=\d)/)[0].replace(/[,;:]$/, "").trim();
+}
+
+function plausibleName(text: string): boolean {
+  const t = text.trim();
+  if (t.length < 2 || t.length > 70 || !hasLetter(t)) return false;
+  if (TITLE_RE.test(t)) return false;
+  if (EMAIL_RE.test(t) || /^(?:www\.|https?:)/i.test(t)) return false;
+  if (isAmountLike(t) || findDates(t).length > 0) return false;
+  if (isAddressLine(t) || (isStreetLike(t) && /\d/.test(t))) return false;
+  if (/^(?:page|seite|pagina)\b/i.test(t)) return false;
+  if (/^[\d\s.,:;/#+()-]+$/.test(t)) return false;
+  const words = t.split(/\s+/);
+  if (words.length > 6 || /[:]$/.test(t) || /^\(.*\)$/.test(t)) return false;
+  // Sentences are mostly lower-case words; names are capitalised.
+  const lower = words.filter((w) => /^\p{Ll}/u.test(w) && w.length > 3).length;
+  if (lower > 2 || (words.length >= 3 && lower * 2 > words.length)) return false;
+  return true;
+}
+
+/**
+ * Scores the unlabelled candidates for the vendor's name. `context` carries document-wide
+ * signals: web domains, the account holder, all segment texts (for repetition).
+ */
+export function vendorCandidates(
+  layout: Layout,
+  skip: Set<number>,
+  context: { domains: string[]; accountHolder?: string; allTexts: string[]; medianFont: number },
+): VendorCandidate[] {
+  const out: VendorCandidate[] = [];
+  const first = layout.pages[0];
+  if (!first) return out;
+  const H = first.height;
+  const repeatCount = (name: string) => {
+    const f = fold(name);
+    if (f.length < 3) return 0;
+    return context.allTexts.filter((t) => fold(t).includes(f)).length;
+  };
+  const score = (name: string, box: Box, base: number, why: string[], block?: HeadBlock) => {
+    let s = base;
+    const w = [...why];
+    if (COMPANY_SUFFIX.test(name)) ((s += 3), w.push("suffix"));
+    if (domainMatches(name, context.domains)) ((s += 3), w.push("domain"));
+    if (context.accountHolder && nameTokens(context.accountHolder).join(" ") === nameTokens(name).join(" ") && nameTokens(name).length > 0) {
+      s += 3;
+      w.push("account holder");
+    }
+    const reps = repeatCount(name);
+    if (reps >= 2) ((s += Math.min(2, reps - 1)), w.push(`repeated ${reps}`));
+    out.push({ name, box, score: s, block, why: w });
+  };
+  // 1. Blocks of the first page's head (top 45%).
+  const blocks = pageBlocks(layout, first.index, skip).filter((b) => b.y0 < H * 0.45);
+  const topMost = Math.min(...blocks.map((b) => b.y0));
+  for (const b of blocks) {
+    let idx = 0;
+    while (idx < b.lines.length && !plausibleName(b.lines[idx].text)) {
+      if (idx > 1) break;
+      idx++;
+    }
+    if (idx >= b.lines.length || idx > 1) continue;
+    const line = b.lines[idx];
+    const name = line.text.replace(ATTN_RE, "").replace(/[,;]$/, "").trim();
+    if (!plausibleName(name) || name.length > 60) continue;
+    if (b.lines.length === 1 && line.text.length > 50) continue;
+    const why: string[] = [];
+    let base = 0;
+    const size = line.seg?.fontSize ?? context.medianFont;
+    const ratio = size / Math.max(1, context.medianFont);
+    if (ratio > 1.15) ((base += ratio > 1.6 ? 3 : 2), why.push("large"));
+    if (line.seg?.bold) ((base += 0.5), why.push("bold"));
+    const rest = b.lines.slice(idx + 1).map((l) => l.text);
+    if (rest.some((t) => isAddressLine(t))) ((base += 1.5), why.push("address"));
+    if (rest.some((t) => EMAIL_RE.test(t) || /\b(?:tel|phone|fax|www)\b/i.test(t))) ((base += 1), why.push("contact"));
+    if (rest.some((t) => TAX_ID_ONE.test(t) || LEGAL_RE.test(fold(t)))) ((base += 1.5), why.push("tax id"));
+    if (rest.some((t) => /\biban\b/i.test(t))) ((base += 1), why.push("bank"));
+    if (b.y0 <= topMost + 1) ((base += 1), why.push("top"));
+    if (b.lines.length === 1 && base < 1.5) base -= 1;
+    score(name, line.box, base, why, b);
+  }
+  // 2. "Vendor Invoice" titles ("Amazon Web Services Invoice").
+  for (const row of first.rows.slice(0, 12)) {
+    for (const seg of row.segments) {
+      const m = /^(.{3,60}?)\s+(?:tax\s+)?(?:invoice|facture|rechnung|factuur|receipt)$/i.exec(seg.text.trim());
+      if (m && plausibleName(m[1]) && !/^(?:your|the|this|tax|vat|proforma|pro forma|final|original|copy|commercial|sales)$/i.test(m[1])) {
+        score(m[1], seg, 2, ["title"]);
+      }
+    }
+  }
+  // 3. The return-address line above an envelope window: "Company AG - Street 1 - 12345 City".
+  for (const row of first.rows) {
+    if (row.y0 > H * 0.45) break;
+    for (const seg of row.segments) {
+      const parts = seg.text.split(/\s+[-–•·|]\s+|\s*[•·|]\s*/).map((p) => p.trim()).filter(Boolean);
+      if (parts.length >= 3 && parts.slice(1).some((p) => isAddressLine(p) || parseCityLine(p)) && plausibleName(parts[0])) {
+        score(parts[0], seg, 4, ["return address"]);
+      }
+    }
+  }
+  // 4. The legal footer (bottom 22% of the first and last pages).
+  const footPages = [...new Set([layout.pages[0], layout.pages[layout.pages.length - 1]])];
+  for (const p of footPages) {
+    const footRows = p.rows.filter((r) => r.y0 > p.height * 0.78);
+    const footText = fold(footRows.map((r) => r.text).join(" "));
+    const legal = LEGAL_RE.test(footText);
+    for (const row of footRows) {
+      for (const seg of row.segments) {
+        const head = headOfLine(seg.text);
+        const alone = head === seg.text.trim();
+        if (!plausibleName(head)) continue;
+        if (COMPANY_SUFFIX.test(head) || (alone && legal && head.length <= 40 && head === head.toUpperCase())) {
+          score(head.replace(/\s+(?:au|with|mit|met)\s+capital.*$/i, ""), seg, legal ? 2.5 : 1, ["footer"]);
+        } else if (alone && legal && seg.bold) {
+          score(head, seg, 1.5, ["footer"]);
+        }
+      }
+    }
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/** Website and email domains printed in the document (vendor names often match them). */
+export function documentDomains(texts: string[]): string[] {
+  const out = new Set<string>();
+  for (const t of texts) {
+    for (const m of t.matchAll(new RegExp(EMAIL_RE, "g"))) out.add(fold(m[0].split("@")[1].split(".").slice(0, -1).join(".")));
+    for (const m of t.matchAll(/\b(?:https?:\/\/)?(?:www\.)?([a-z0-9-]+)\.(?:com|net|org|io|co|de|fr|nl|be|uk|eu|es|it|ch|at|in|us|biz|info)\b/gi)) {
+      out.add(fold(m[1]));
+    }
+  }
+  return [...out].filter((d) => !/^(?:gmail|yahoo|hotmail|outlook|example|mail|gmx|web|live|icloud|aol|fake)$/.test(d));
+}
+
+/** True when the lines read like an address block (a city line or a street plus a country). */
+export function looksLikeAddressBlock(lines: string[]): boolean {
+  return lines.some((l) => isAddressLine(l) || (l.includes(",") && parseAddress([l])?.address.city !== undefined));
+}

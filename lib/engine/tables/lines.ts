@@ -1,0 +1,162 @@
+import type { Word } from "@/lib/engine/text/types";
+
+/**
+ * Text lines and content groups ("chunks") from word boxes: the raw material of whitespace
+ * table detection. A line is words sharing a baseline band; a chunk is a run of words inside a
+ * line whose gaps stay under `spaceRatio` space widths — a cell candidate.
+ */
+export interface Chunk {
+  words: Word[];
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface TextLine {
+  words: Word[];
+  chunks: Chunk[];
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Median font size of the line's words. */
+  fontSize: number;
+}
+
+export interface LineOptions {
+  spaceRatio?: number;
+  considerFontColors?: boolean;
+  considerFontSizes?: boolean;
+}
+
+const RTL_RE = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+
+/** Width of a space in em for the font (monospaced fonts have wide spaces). */
+export function spaceEm(w: Word): number {
+  return /courier|mono|consol|typewriter|fixed/i.test(w.fontName) ? 0.6 : 0.27;
+}
+
+/** Groups words into visual lines, top to bottom; words in a line are left to right. */
+export function groupLines(words: Word[], opts: LineOptions = {}): TextLine[] {
+  const sorted = words
+    .filter((w) => w.text.length > 0 && w.y1 > w.y0)
+    .sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
+  const open: { words: Word[]; y0: number; y1: number }[] = [];
+  const done: { words: Word[]; y0: number; y1: number }[] = [];
+  for (const w of sorted) {
+    const h = w.y1 - w.y0;
+    const cy = (w.y0 + w.y1) / 2;
+    let target: (typeof open)[number] | undefined;
+    // Lines are created in order of centre, so only the last few can still take this word.
+    for (let i = open.length - 1; i >= Math.max(0, open.length - 4); i--) {
+      const l = open[i];
+      const lh = l.y1 - l.y0;
+      const overlap = Math.min(l.y1, w.y1) - Math.max(l.y0, w.y0);
+      const centreDist = Math.abs(cy - (l.y0 + l.y1) / 2);
+      if (overlap >= 0.5 * Math.min(h, lh) && centreDist <= 0.45 * Math.max(h, lh)) {
+        // A word overlapping another horizontally cannot be on the same line (stacked cell text).
+        if (l.words.some((o) => Math.min(o.x1, w.x1) - Math.max(o.x0, w.x0) > 0.3 * Math.min(o.x1 - o.x0, w.x1 - w.x0))) {
+          continue;
+        }
+        target = l;
+        break;
+      }
+    }
+    if (target) {
+      target.words.push(w);
+      // Keep the band of the first words (a tall glyph must not swallow the next line).
+      target.y0 = Math.min(target.y0, w.y0 + 0.25 * h);
+      target.y1 = Math.max(target.y1, w.y1 - 0.25 * h);
+    } else {
+      const line = { words: [w], y0: w.y0 + 0.1 * h, y1: w.y1 - 0.1 * h };
+      open.push(line);
+      if (open.length > 8) done.push(open.shift()!);
+    }
+  }
+  done.push(...open);
+  const lines = done.map((l) => makeLine(l.words, opts));
+  lines.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
+  return lines;
+}
+
+/** Builds a line (with its chunks) from words. */
+export function makeLine(words: Word[], opts: LineOptions = {}): TextLine {
+  words.sort((a, b) => a.x0 - b.x0);
+  const sizes = words.map((w) => w.fontSize).sort((a, b) => a - b);
+  const fontSize = sizes[sizes.length >> 1] || 10;
+  return { words, chunks: makeChunks(words, opts), ...bbox(words), fontSize };
+}
+
+function makeChunks(words: Word[], opts: LineOptions): Chunk[] {
+  const ratio = opts.spaceRatio ?? 1.2;
+  const chunks: Chunk[] = [];
+  let cur: Word[] = [];
+  let curX1 = -Infinity;
+  for (const w of words) {
+    if (cur.length > 0) {
+      const prev = cur[cur.length - 1];
+      const size = Math.max(prev.fontSize, w.fontSize, 1);
+      const limit = ratio * spaceEm(w) * size;
+      const gap = w.x0 - curX1;
+      const colourBreak = opts.considerFontColors === true && prev.color !== w.color;
+      const sizeBreak =
+        opts.considerFontSizes === true && Math.abs(prev.fontSize - w.fontSize) > 0.15 * Math.max(prev.fontSize, w.fontSize);
+      if (gap > limit || colourBreak || sizeBreak) {
+        chunks.push({ words: cur, ...bbox(cur) });
+        cur = [];
+        curX1 = -Infinity;
+      }
+    }
+    cur.push(w);
+    curX1 = Math.max(curX1, w.x1);
+  }
+  if (cur.length > 0) chunks.push({ words: cur, ...bbox(cur) });
+  return chunks;
+}
+
+export function bbox(words: { x0: number; y0: number; x1: number; y1: number }[]) {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const w of words) {
+    if (w.x0 < x0) x0 = w.x0;
+    if (w.y0 < y0) y0 = w.y0;
+    if (w.x1 > x1) x1 = w.x1;
+    if (w.y1 > y1) y1 = w.y1;
+  }
+  return { x0, y0, x1, y1 };
+}
+
+/** True when most letters of the text are right-to-left (Hebrew, Arabic...). */
+export function isRtl(text: string): boolean {
+  let rtl = 0;
+  let ltr = 0;
+  for (const ch of text) {
+    if (RTL_RE.test(ch)) rtl++;
+    else if (/\p{L}/u.test(ch)) ltr++;
+  }
+  return rtl > ltr;
+}
+
+/**
+ * Text of words on one line: left to right, or right to left when the words are mostly RTL.
+ * Spaces are kept between words except between two CJK characters set without a gap.
+ */
+export function joinWords(words: Word[]): string {
+  if (words.length === 1) return words[0].text;
+  const ordered = [...words].sort((a, b) => a.x0 - b.x0);
+  const rtl = ordered.filter((w) => isRtl(w.text)).length * 2 > ordered.length;
+  if (rtl) ordered.reverse();
+  let out = ordered[0].text;
+  for (let i = 1; i < ordered.length; i++) out += " " + ordered[i].text;
+  return out;
+}
+
+/**
+ * Text of words that may span several lines (a cell): lines top to bottom joined by `sep`.
+ */
+export function cellText(words: Word[], sep: string): string {
+  if (words.length === 0) return "";
+  if (words.length === 1) return words[0].text;
+  const lines = groupLines(words);
+  return lines.map((l) => joinWords(l.words)).join(sep);
+}

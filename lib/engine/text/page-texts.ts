@@ -1,0 +1,310 @@
+import "server-only";
+/**
+ * getPageTexts(bytes, opts) — positioned words of a PDF, a scan or an image, from the text
+ * layer and/or OCR. The one entry point for everything that reads text (CSV, HTML, invoices,
+ * classifier):
+ *
+ *   const { pages, pageCount, kind } = await getPageTexts(bytes, { lang: "eng", ocrMode: "Auto" });
+ *   // pages: PageText[] (lib/engine/text/types.ts), in points, top-left origin, one per selected page.
+ *
+ * Input: PDF bytes, or an image (PNG, JPEG, TIFF incl. multi-page, WebP, GIF, BMP): an image
+ * page is OCRed (unless ocrMode is "Never", which then yields no words).
+ * Options (all optional): password; pages ("0-2,5", 0-based seed syntax) or pageIndices;
+ * ocrMode (Auto default: OCR pages with fewer than minTextLength (8) characters of text;
+ * Never; Always; TextFromImagesOnly; TextFromVectors — see docs/extraction.md); lang ("eng",
+ * "eng+fra"; unknown → 400); ocrResolution (dpi, 72–1200, default 300); rotation (clockwise
+ * quarter turns applied to the page before analysis); grayscale, gamma (OCR preprocessing);
+ * withRules (ruling lines for tables); includeInvisible (default true); onProgress.
+ * Errors: 441 password, 442 damaged/unsupported file, 449/450 pages, 400 lang, 454 resolution.
+ * OCR pages are processed in parallel on the worker pool and rendered one at a time per
+ * worker, so memory stays bounded whatever the page count.
+ */
+import * as mupdf from "mupdf";
+import sharp from "sharp";
+import { ApiError } from "@/lib/api/errors";
+import { parsePages } from "@/lib/engine/pages";
+import { openPdf } from "@/lib/engine/pdf/open-pdf";
+import { parseLanguages } from "@/lib/engine/ocr/languages";
+import { ocrImage } from "@/lib/engine/ocr/ocr-image";
+import { poolSize } from "@/lib/engine/ocr/pool";
+import type { Raster } from "@/lib/engine/ocr/preprocess";
+import { extractPageText } from "@/lib/engine/text/words";
+import { rotatePageText } from "@/lib/engine/text/rotate";
+import type { PageText, Word } from "@/lib/engine/text/types";
+
+export type OcrMode = "Auto" | "Never" | "Always" | "TextFromImagesOnly" | "TextFromVectors";
+
+export interface PageTextsOptions {
+  password?: string;
+  /** 0-based page selection in the seed's syntax; default every page. */
+  pages?: string;
+  /** Explicit 0-based page indices (wins over `pages`). */
+  pageIndices?: number[];
+  ocrMode?: OcrMode;
+  lang?: string;
+  ocrResolution?: number;
+  /** Auto mode: pages with fewer characters than this are OCRed (default 8). */
+  minTextLength?: number;
+  /** Clockwise quarter turns (RotationAngle). */
+  rotation?: number;
+  grayscale?: boolean;
+  gamma?: number[];
+  withRules?: boolean;
+  includeInvisible?: boolean;
+  /** Called after each page is done (in completion order), e.g. for job logs. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface PageTextsResult {
+  pages: PageText[];
+  /** Pages in the document (or image). */
+  pageCount: number;
+  kind: "pdf" | "image";
+  /** Indices of the pages that were OCRed. */
+  ocrPages: number[];
+}
+
+const IMAGE_PIXEL_LIMIT = 200_000_000;
+
+/** What the bytes are: a PDF, an image sharp can read, or neither. */
+export function sniffKind(bytes: Uint8Array): "pdf" | "image" | null {
+  const b = bytes;
+  const head = Buffer.from(b.buffer, b.byteOffset, Math.min(b.byteLength, 1024));
+  if (head.includes("%PDF-")) return "pdf";
+  if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return "image"; // PNG
+  if (b[0] === 0xff && b[1] === 0xd8) return "image"; // JPEG
+  if ((b[0] === 0x49 && b[1] === 0x49 && b[2] === 0x2a) || (b[0] === 0x4d && b[1] === 0x4d && b[3] === 0x2a)) return "image"; // TIFF
+  if (head.subarray(0, 4).toString("latin1") === "RIFF" && head.subarray(8, 12).toString("latin1") === "WEBP") return "image";
+  if (head.subarray(0, 3).toString("latin1") === "GIF") return "image";
+  if (b[0] === 0x42 && b[1] === 0x4d) return "image"; // BMP
+  return null;
+}
+
+/** See the top of this file. */
+export async function getPageTexts(bytes: Uint8Array, opts: PageTextsOptions = {}): Promise<PageTextsResult> {
+  const kind = sniffKind(bytes);
+  if (kind === null) {
+    throw new ApiError(442, "the file is neither a PDF nor a supported image (PNG, JPEG, TIFF, WebP, GIF, BMP).");
+  }
+  const res = opts.ocrResolution ?? 300;
+  if (!Number.isFinite(res) || res < 72 || res > 1200) {
+    throw new ApiError(454, `OCRResolution: use 72 to 1200 dpi, got ${res}.`);
+  }
+  const mode = opts.ocrMode ?? "Auto";
+  // Validate the language up front even when no page ends up OCRed: a typo should not pass silently.
+  const langs = parseLanguages(opts.lang);
+  return kind === "pdf" ? pdfPageTexts(bytes, opts, mode, langs, res) : imagePageTexts(bytes, opts, mode, langs);
+}
+
+/** Runs `tasks` with at most `limit` in flight, keeping results in order. */
+async function runLimited<T>(count: number, limit: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const out = new Array<T>(count);
+  let next = 0;
+  const lanes = Array.from({ length: Math.max(1, Math.min(limit, count)) }, async () => {
+    while (next < count) {
+      const i = next++;
+      out[i] = await task(i);
+    }
+  });
+  await Promise.all(lanes);
+  return out;
+}
+
+async function pdfPageTexts(
+  bytes: Uint8Array,
+  opts: PageTextsOptions,
+  mode: OcrMode,
+  langs: string[],
+  dpi: number,
+): Promise<PageTextsResult> {
+  const doc = openPdf(bytes, opts.password);
+  try {
+    const count = doc.countPages();
+    const indices = opts.pageIndices ?? parsePages(opts.pages, count, 0);
+    for (const i of indices) {
+      if (!Number.isInteger(i) || i < 0 || i >= count) {
+        throw new ApiError(449, `pages: page ${i} is past the last page (${count - 1}); the document has ${count} page(s).`);
+      }
+    }
+    const minLen = opts.minTextLength ?? 8;
+    const q = (((opts.rotation ?? 0) % 4) + 4) % 4;
+    const ocrPages: number[] = [];
+    let done = 0;
+    const pages = await runLimited(indices.length, mode === "Never" ? 1 : poolSize(), async (n) => {
+      const index = indices[n];
+      const layer = extractPageText(doc, index, {
+        withRules: opts.withRules,
+        includeInvisible: opts.includeInvisible,
+      });
+      const chars = layer.words.reduce((s, w) => s + w.text.length, 0);
+      const ocr = mode === "Always" || mode === "TextFromImagesOnly" || mode === "TextFromVectors" || (mode === "Auto" && chars < minLen);
+      let page = rotatePageText(layer, q);
+      if (ocr) {
+        ocrPages.push(index);
+        const raster = renderForOcr(doc, index, dpi, opts.grayscale === true, mode === "TextFromImagesOnly");
+        const result = await ocrImage(raster, { langs, grayscale: opts.grayscale, gamma: opts.gamma, rotate: q });
+        const ocrWords = result.words;
+        const keep = mode === "TextFromImagesOnly" || mode === "TextFromVectors";
+        page = { ...page, words: keep ? [...page.words, ...withoutOverlaps(ocrWords, page.words, page)] : ocrWords };
+      }
+      opts.onProgress?.(++done, indices.length);
+      return page;
+    });
+    ocrPages.sort((a, b) => a - b);
+    return { pages, pageCount: count, kind: "pdf", ocrPages };
+  } finally {
+    doc.destroy();
+  }
+}
+
+/** OCR line ids start after the text layer's, so merged pages keep ids unique. */
+function withoutOverlaps(ocr: Word[], layer: Word[], page: PageText): Word[] {
+  const base = layer.reduce((m, w) => Math.max(m, w.lineId), -1) + 1;
+  const sorted = [...layer].sort((a, b) => a.y0 - b.y0);
+  const out: Word[] = [];
+  for (const w of ocr) {
+    const hit = sorted.some(
+      (l) =>
+        l.y0 < w.y1 &&
+        l.y1 > w.y0 &&
+        l.x0 < w.x1 &&
+        l.x1 > w.x0 &&
+        (Math.min(l.x1, w.x1) - Math.max(l.x0, w.x0)) * (Math.min(l.y1, w.y1) - Math.max(l.y0, w.y0)) >
+          0.3 * Math.min((w.x1 - w.x0) * (w.y1 - w.y0), (l.x1 - l.x0) * (l.y1 - l.y0)),
+    );
+    if (!hit && w.x1 <= page.width + 1 && w.y1 <= page.height + 1) out.push({ ...w, lineId: w.lineId + base });
+  }
+  return out;
+}
+
+/**
+ * Renders a page for OCR: gray when grayscale preprocessing is on, else RGB; without the text
+ * layer for TextFromImagesOnly. The pixels are copied out of WASM memory at once (a later
+ * render may grow it and detach any view).
+ */
+export function renderForOcr(doc: mupdf.Document, index: number, dpi: number, gray: boolean, withoutText: boolean): Raster {
+  const page = doc.loadPage(index);
+  try {
+    const scale = dpi / 72;
+    const matrix = mupdf.Matrix.scale(scale, scale);
+    const cs = gray ? mupdf.ColorSpace.DeviceGray : mupdf.ColorSpace.DeviceRGB;
+    const pix = withoutText ? renderWithoutText(page, matrix, cs) : page.toPixmap(matrix, cs, false, true);
+    try {
+      return rasterFromPixmap(pix, dpi);
+    } finally {
+      pix.destroy();
+    }
+  } finally {
+    page.destroy();
+  }
+}
+
+/** Copies a pixmap (gray or RGB, no alpha) into a packed raster. */
+export function rasterFromPixmap(pix: mupdf.Pixmap, dpi: number): Raster {
+  const w = pix.getWidth();
+  const h = pix.getHeight();
+  const n = pix.getNumberOfComponents() + (pix.getAlpha() ? 1 : 0);
+  const stride = pix.getStride();
+  const src = pix.getPixels();
+  const channels = (n >= 3 ? 3 : 1) as 1 | 3;
+  const data = new Uint8Array(w * h * channels);
+  if (n === channels && stride === w * n) data.set(src.subarray(0, data.length));
+  else {
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        for (let k = 0; k < channels; k++) data[(y * w + x) * channels + k] = src[y * stride + x * n + k];
+      }
+    }
+  }
+  return { data, width: w, height: h, channels, dpi };
+}
+
+/** Draws everything but text (images, vector art) on white. */
+function renderWithoutText(page: mupdf.Page, matrix: mupdf.Matrix, cs: mupdf.ColorSpace): mupdf.Pixmap {
+  const bounds = mupdf.Rect.transform(page.getBounds(), matrix);
+  const pix = new mupdf.Pixmap(cs, [Math.floor(bounds[0]), Math.floor(bounds[1]), Math.ceil(bounds[2]), Math.ceil(bounds[3])], false);
+  pix.clear(255);
+  const draw = new mupdf.DrawDevice(matrix, pix);
+  const filter = new mupdf.Device({
+    fillPath: (p, eo, ctm, c, color, a) => (draw.fillPath(p, eo, ctm, c, color as mupdf.Color, a), p.destroy(), c.destroy()),
+    strokePath: (p, s, ctm, c, color, a) => (draw.strokePath(p, s, ctm, c, color as mupdf.Color, a), p.destroy(), s.destroy(), c.destroy()),
+    clipPath: (p, eo, ctm) => (draw.clipPath(p, eo, ctm), p.destroy()),
+    clipStrokePath: (p, s, ctm) => (draw.clipStrokePath(p, s, ctm), p.destroy(), s.destroy()),
+    clipText: (t, ctm) => (draw.clipText(t, ctm), t.destroy()),
+    clipStrokeText: (t, s, ctm) => (draw.clipStrokeText(t, s, ctm), t.destroy(), s.destroy()),
+    fillText: (t, _ctm, c) => (t.destroy(), c.destroy()),
+    strokeText: (t, s, _ctm, c) => (t.destroy(), s.destroy(), c.destroy()),
+    ignoreText: (t) => t.destroy(),
+    fillShade: (sh, ctm, a) => draw.fillShade(sh, ctm, a),
+    fillImage: (img, ctm, a) => (draw.fillImage(img, ctm, a), img.destroy()),
+    fillImageMask: (img, ctm, c, color, a) => (draw.fillImageMask(img, ctm, c, color as mupdf.Color, a), img.destroy(), c.destroy()),
+    clipImageMask: (img, ctm) => (draw.clipImageMask(img, ctm), img.destroy()),
+    popClip: () => draw.popClip(),
+    beginMask: (area, lum, c, color) => (draw.beginMask(area, lum, c, color as mupdf.Color), c.destroy()),
+    endMask: () => draw.endMask(),
+    beginGroup: (area, c, iso, ko, bm, a) => (draw.beginGroup(area, c, iso, ko, bm, a), c?.destroy?.()),
+    endGroup: () => draw.endGroup(),
+    beginTile: (area, view, xs, ys, ctm, id, docId) => draw.beginTile(area, view, xs, ys, ctm, id, docId),
+    endTile: () => draw.endTile(),
+    beginLayer: (name) => draw.beginLayer(name),
+    endLayer: () => draw.endLayer(),
+  });
+  try {
+    page.run(filter, mupdf.Matrix.identity);
+    filter.close();
+    draw.close();
+  } finally {
+    filter.destroy();
+    draw.destroy();
+  }
+  return pix;
+}
+
+async function imagePageTexts(bytes: Uint8Array, opts: PageTextsOptions, mode: OcrMode, langs: string[]): Promise<PageTextsResult> {
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: IMAGE_PIXEL_LIMIT }).metadata();
+  } catch (e) {
+    throw new ApiError(442, `the image could not be read: ${(e as Error).message.slice(0, 200)}.`);
+  }
+  const count = Math.max(1, meta.pages ?? 1);
+  const indices = opts.pageIndices ?? parsePages(opts.pages, count, 0);
+  const q = (((opts.rotation ?? 0) % 4) + 4) % 4;
+  const density = meta.density && meta.density >= 50 && meta.density <= 2400 ? meta.density : 72;
+  const ocrPages: number[] = [];
+  let done = 0;
+  const pages = await runLimited(indices.length, mode === "Never" ? 1 : poolSize(), async (n) => {
+    const index = indices[n];
+    const raster = await decodeImagePage(bytes, index, count, density);
+    let page: PageText = { index, width: (raster.width * 72) / density, height: (raster.height * 72) / density, rotation: 0, words: [], rules: [] };
+    if (mode !== "Never") {
+      ocrPages.push(index);
+      const r = await ocrImage(raster, { langs, grayscale: opts.grayscale, gamma: opts.gamma, rotate: q });
+      page = { ...page, width: r.width, height: r.height, words: r.words };
+    } else if (q % 2 === 1) {
+      page = { ...page, width: page.height, height: page.width };
+    }
+    opts.onProgress?.(++done, indices.length);
+    return page;
+  });
+  ocrPages.sort((a, b) => a - b);
+  return { pages, pageCount: count, kind: "image", ocrPages };
+}
+
+/** One page (frame) of an image, upright per its EXIF orientation, flattened on white. */
+async function decodeImagePage(bytes: Uint8Array, index: number, count: number, dpi: number): Promise<Raster> {
+  try {
+    const img = sharp(bytes, { limitInputPixels: IMAGE_PIXEL_LIMIT, ...(count > 1 ? { page: index } : {}) })
+      .rotate()
+      .flatten({ background: "#ffffff" })
+      .toColourspace("srgb");
+    const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+    const channels = info.channels;
+    if (channels === 3) return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: 3, dpi };
+    // Anything else (gray+alpha, CMYK...) → RGB via sharp once more.
+    const rgb = await sharp(data, { raw: { width: info.width, height: info.height, channels } }).removeAlpha().toColourspace("srgb").raw().toBuffer();
+    return { data: new Uint8Array(rgb), width: info.width, height: info.height, channels: 3, dpi };
+  } catch (e) {
+    throw new ApiError(442, `image page ${index} could not be decoded: ${(e as Error).message.slice(0, 200)}.`);
+  }
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/api/fields";
+import { defineOperation } from "@/lib/operations/types";
+
+/** Defaults of the v1 optimize profile keys (seed: JPEG, 25, true, 120, false). */
+export const DEFAULT_OPTIMIZE_SETTINGS = {
+  ImageOptimizationFormat: "JPEG",
+  JPEGQuality: 25,
+  ResampleImages: true,
+  ResamplingResolution: 120,
+  GrayscaleImages: false,
+} as const;
+
+/**
+ * POST /v1/pdf/optimize (deprecated; /v2/pdf/compress replaces it) — the same optimizer driven
+ * by five profile keys. Answers `urls` (the seed's field for this operation) and `fileSize`.
+ * Cost: 1 per call + 1 per page.
+ */
+export const operation = defineOperation({
+  id: "pdf-optimize",
+  method: "POST",
+  path: "/v1/pdf/optimize",
+  title: "Optimize PDF (v1)",
+  summary: "Deprecated: use Compress PDF. Recompresses and resamples images with one format for all.",
+  category: "optimize",
+  deprecated: true,
+  params: z.object({
+    url: common.url,
+    password: common.password,
+    name: common.name,
+    async: common.async,
+    callback: common.callback,
+    httpusername: common.httpusername,
+    httppassword: common.httppassword,
+    expiration: common.expiration,
+    profiles: profiles({
+      outputDataFormat: profileKeys.outputDataFormat,
+      ImageOptimizationFormat: meta(z.enum(["JPEG", "Flate", "Fax"]).optional(), {
+        label: "Image format",
+        help: "JPEG (default; 1-bit images use CCITT G4), Flate (lossless), Fax (every image to 1-bit black and white, CCITT G4).",
+      }),
+      JPEGQuality: meta(z.number().int().min(1).max(100).optional(), {
+        label: "JPEG quality",
+        help: "1..100, default 25.",
+      }),
+      ResampleImages: meta(z.boolean().optional(), {
+        label: "Resample images",
+        help: "Reduce the resolution of images above 1.5 × ResamplingResolution (default true).",
+      }),
+      ResamplingResolution: meta(z.number().int().min(10).max(2400).optional(), {
+        label: "Resampling resolution (dpi)",
+        help: "Target resolution of resampled images, default 120 (1-bit images: twice this, at least 200).",
+      }),
+      GrayscaleImages: meta(z.boolean().optional(), {
+        label: "Grayscale images",
+        help: "Convert colour images to grayscale (default false).",
+      }),
+      ...encryptionProfileKeys,
+    }),
+  }),
+  input: "pdf",
+  pageBase: 0,
+  cost: { perCall: 1, perPage: 1 },
+  resultFile: { name: "result.pdf", contentType: "application/pdf", multiple: true },
+  responseFields: {
+    urls: { type: "array", description: "One URL: the optimized PDF (the seed answers `urls` here)." },
+    fileSize: { type: "integer", description: "Size of the output PDF in bytes." },
+    inputFileSize: { type: "integer", description: "Size of the source PDF in bytes." },
+    pageCount: { type: "integer", description: "Pages in the document." },
+    message: { type: "string", description: "What was done, or that the original was kept because it was already smaller." },
+  },
+});

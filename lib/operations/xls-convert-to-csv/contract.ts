@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/api/fields";
+import { defineOperation } from "@/lib/operations/types";
+
+/**
+ * POST /v1/xls/convert/to/csv — one worksheet of an .xls, .xlsx, .ods or .csv file as CSV, cells
+ * formatted as the sheet shows them. `inline: true` answers with the CSV text in `body`.
+ * Cost: 1 per call + 1 for the sheet.
+ */
+export const operation = defineOperation({
+  id: "xls-convert-to-csv",
+  method: "POST",
+  path: "/v1/xls/convert/to/csv",
+  title: "Spreadsheet to CSV",
+  summary: "Converts one worksheet of an Excel (.xls, .xlsx), OpenDocument (.ods) or CSV file to CSV.",
+  category: "convert",
+  params: z.object({
+    url: common.url,
+    worksheetIndex: meta(z.string().regex(/^\s*\d+\s*$/, "worksheetIndex: give the sheet number, 1 for the first sheet").optional(), {
+      label: "Worksheet",
+      help: "Number of the sheet to convert; the first sheet is 1 (default).",
+      example: "1",
+    }),
+    inline: common.inline,
+    name: common.name,
+    expiration: common.expiration,
+    async: common.async,
+    callback: common.callback,
+    httpusername: common.httpusername,
+    httppassword: common.httppassword,
+    profiles: profiles({ outputDataFormat: profileKeys.outputDataFormat, ...encryptionProfileKeys }),
+  }),
+  input: "sheet",
+  pageBase: 0,
+  cost: { perCall: 1, perPage: 1 },
+  resultFile: { name: "result.csv", contentType: "text/csv" },
+  responseFields: {
+    url: { type: "string", description: "URL of the CSV file (without inline)." },
+    body: { type: "string", description: "The CSV text, when inline is true." },
+  },
+});

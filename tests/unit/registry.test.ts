@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import fs from "node:fs";
+import path from "node:path";
+import { operations } from "@/lib/operations/registry";
+import { buildOpenApi } from "@/lib/api/openapi";
+import { shapeOf } from "@/lib/api/wire";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const allTests = (dir: string) =>
+  fs
+    .readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".test.ts"))
+    .map((f) => fs.readFileSync(path.join(root, dir, f), "utf8"))
+    .join("\n");
+
+/** STYLE.md §12: every operation is complete — contract, runner, OpenAPI entry, form metadata, unit and API tests. */
+describe("operation registry", () => {
+  const openapi = buildOpenApi();
+  const unitTests = allTests("tests/unit");
+  const apiTests = allTests("tests/api");
+
+  it("ids and paths are unique", () => {
+    expect(new Set(operations.map((o) => o.id)).size).toBe(operations.length);
+    expect(new Set(operations.map((o) => o.path)).size).toBe(operations.length);
+  });
+
+  for (const op of operations) {
+    describe(op.id, () => {
+      it("has a runner beside its contract", () => {
+        const runner = path.join(root, "lib/operations", op.id, "runner.ts");
+        expect(fs.existsSync(runner)).toBe(true);
+        expect(fs.readFileSync(runner, "utf8")).toMatch(/export const run\b/);
+      });
+      it("has an OpenAPI entry", () => {
+        expect((openapi.paths as Record<string, any>)[op.path]?.post?.operationId).toBe(op.id);
+      });
+      it("labels every field for the dashboard form", () => {
+        const shape = shapeOf(op.params)!;
+        for (const [key, field] of Object.entries(shape)) {
+          const meta = (field as { meta(): Record<string, unknown> | undefined }).meta();
+          expect(meta?.label, `${op.id}.${key} has no label`).toBeTruthy();
+        }
+      });
+      it("has unit tests and API tests", () => {
+        expect(unitTests.includes(op.id) || unitTests.includes(`lib/operations/${op.id}`), `no unit test mentions ${op.id}`).toBe(true);
+        expect(apiTests.includes(op.path), `no API test calls ${op.path}`).toBe(true);
+      });
+    });
+  }
+});
