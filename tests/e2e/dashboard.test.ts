@@ -47,7 +47,7 @@ describe("dashboard (Chromium)", () => {
     await page.getByLabel("Email").fill(srv.email);
     await page.getByLabel("Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/wrong/i);
+    await expect.poll(() => page.locator("#sign-in-error").textContent()).toMatch(/wrong/i);
     await signIn(page, srv.url, srv.email, srv.password);
     await expect.poll(() => page.getByTestId("balance").textContent()).toMatch(/\d/);
   });

@@ -97,11 +97,12 @@ function parseCommaParts(parts: string[]): CityLine | undefined {
   if (p.length < 2) return undefined;
   const out: CityLine = {};
   let i = p.length - 1;
-  const c = countryPart(p[i]);
-  if (c) ((out.country = c), i--);
-  if (i >= 0 && /^(?:[A-Z0-9]{2,4}\s?[A-Z0-9]{3}|\d{3,6}(?:-\d{3,4})?)$/.test(p[i]) && /\d/.test(p[i])) {
-    out.postalCode = p[i];
-    i--;
+  const isPostal = (x: string) => /^(?:[A-Z0-9]{2,4}\s?[A-Z0-9]{3}|\d{3,6}(?:-\d{3,4})?)$/.test(x) && /\d/.test(x);
+  // Country and postcode at the end, in either order ("India - 560067", "0000, HK").
+  for (let k = 0; k < 2 && i >= 0; k++) {
+    const c = countryPart(p[i]);
+    if (c && !out.country) ((out.country = c), i--);
+    else if (isPostal(p[i]) && !out.postalCode) ((out.postalCode = p[i]), i--);
   }
   const stateLike = (x: string) => /^[A-Z]{2,3}$/.test(x) || /^[A-Z][A-Za-z]?\.[A-Z]\.?$/.test(x) || x.length <= 4;
   if (i >= 1 && (stateLike(p[i]) || (/^[\p{L} ]+$/u.test(p[i]) && /^[\p{L} ]+$/u.test(p[i - 1]) && !isStreetLike(p[i - 1])))) {

@@ -560,10 +560,15 @@ function readRows(
     const textWords = descIdx >= 0 ? cell(descIdx) : words;
     const onlyText = !otherNumeric || [...byCol.entries()].every(([i, ws]) => i === descIdx || cols[i].role === "description" || !ws.some((w) => /\d/.test(w.text)));
     const prev = items[items.length - 1];
-    if (prev && onlyText && gapBefore < lh * 0.75 && pending.length === 0 && textWords.length > 0 && sinceItem === 0) {
-      const key = descIdx >= 0 ? cols[descIdx].key : Object.keys(prev.values)[0];
-      const add = joinWords(descIdx >= 0 ? textWords : words);
-      prev.values[key] = prev.values[key] ? `${prev.values[key]}\n${add}` : add;
+    if (prev && onlyText && gapBefore < lh * 0.75 && pending.length === 0 && words.length > 0 && sinceItem === 0) {
+      // Each text column continues its own cell (description, a second text column, a code).
+      for (const [i, ws] of byCol) {
+        const c = cols[i];
+        if (MONEY.has(c.role) || c.role === "quantity") continue;
+        const add = joinWords(ws.sort((a, b) => a.x0 - b.x0));
+        if (!add) continue;
+        prev.values[c.key] = prev.values[c.key] ? `${prev.values[c.key]}\n${add}` : add;
+      }
       prev.box = unionBox([prev.box, boxOf(words, row.page)]);
       used.push(row);
       continue;

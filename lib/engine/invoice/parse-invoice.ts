@@ -382,21 +382,18 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
       if (f) ((contact.fax = f.value), (vendor.sources["contactInformation.fax"] = f.box));
     }
     if (Object.keys(contact).length > 0) vp.contactInformation = contact;
-    if (!vp.entityId) {
-      const ids = [...(cands.get("taxId") ?? [])].filter(outside).sort((a, b) => taxRank(b) - taxRank(a) || b.score - a.score);
-      if (ids[0]) ((vp.entityId = ids[0].value), (vendor.sources.entityId = ids[0].box));
-      else {
-        for (const s of layout.segments) {
-          if (customerSegs.has(s.id)) continue;
-          const m = s.text.match(new RegExp(TAX_ID_PATTERN.source));
-          if (m && checkTaxId(m[0])?.valid) {
-            vp.entityId = m[0];
-            vendor.sources.entityId = s;
-            break;
-          }
-        }
-      }
+    // The vendor's identifier: a valid VAT-style number beats a registration number.
+    const rank = (v: string, labelled: number) => (checkTaxId(v)?.valid ? 5 : checkTaxId(v) ? 0 : labelled);
+    const options: { value: string; box: Box; rank: number }[] = [];
+    if (vp.entityId) options.push({ value: vp.entityId, box: vendor.sources.entityId ?? { page: 0, x0: 0, y0: 0, x1: 0, y1: 0 }, rank: rank(vp.entityId, 3) + 0.5 });
+    for (const c of cands.get("taxId") ?? []) if (outside(c)) options.push({ value: c.value, box: c.box, rank: rank(c.value, c.occ.hit.label.weight) + c.score / 100 });
+    for (const seg of layout.segments) {
+      if (customerSegs.has(seg.id)) continue;
+      const m = seg.text.match(new RegExp(TAX_ID_PATTERN.source));
+      if (m && checkTaxId(m[0])?.valid) options.push({ value: m[0], box: seg, rank: 4.5 });
     }
+    const bestId = options.sort((a, b) => b.rank - a.rank)[0];
+    if (bestId && bestId.rank > 0) ((vp.entityId = bestId.value), (vendor.sources.entityId = bestId.box));
   }
   if (billToResult && !billToResult.party.entityId) {
     const cid = best("customerTaxId");
@@ -677,6 +674,7 @@ function unlabelledCustomer(layout: Layout, skip: Set<number>, vendorSegs: Set<n
     if (!looksLikeAddressBlock(lines.map((l) => l.text))) continue;
     const r = parseParty(lines, true);
     if (!r.party.name || !r.party.address) continue;
+    if (/[:]$|\b(?:details|information|address|summary|description|adresse|anschrift)\b/i.test(r.party.name)) continue;
     if (vendorToks && nameTokens(r.party.name).join(" ") === vendorToks) continue;
     return r;
   }

@@ -133,7 +133,7 @@ const OFFICE_RE =
 function splitLines(lines: BlockLine[]): BlockLine[] {
   const out: BlockLine[] = [];
   for (const l of lines) {
-    const parts = l.text.split(/\s+[–•·|]\s+|\s+-\s+(?=\D)|\s*[•·|]\s*/).map((p) => p.trim()).filter(Boolean);
+    const parts = l.text.split(/\s+[–•·|]\s+|\s+-\s+(?=\D|\d{4,5}\s+\p{L})|\s*[•·|]\s*/u).map((p) => p.trim()).filter(Boolean);
     if (parts.length >= 2 && l.text.length > 25) for (const p of parts) out.push({ ...l, text: p });
     else out.push(l);
   }
@@ -292,6 +292,10 @@ export function pageBlocks(layout: Layout, pageIndex: number, skip: Set<number>)
   return blocks;
 }
 
+/** Words that qualify a document title ("Payment Receipt", "Kopie factuur"), not vendor names. */
+const TITLE_WORDS =
+  /^(?:(?:your|the|this|our|tax|vat|gst|proforma|pro[- ]forma|final|original|copy|kopie|copie|duplicate|commercial|sales|payment|cash|credit|debit|official|simple|service|customer|retail|interim|summary|monthly|recurring|electronic|e-?)\s*)+$/i;
+
 export interface VendorCandidate {
   name: string;
   box: Box;
@@ -409,7 +413,7 @@ export function vendorCandidates(
   for (const row of first.rows.slice(0, 12)) {
     for (const seg of row.segments) {
       const m = /^(.{3,60}?)\s+(?:tax\s+)?(?:invoice|facture|rechnung|factuur|receipt)$/i.exec(seg.text.trim());
-      if (m && plausibleName(m[1]) && !/^(?:your|the|this|tax|vat|proforma|pro forma|final|original|copy|commercial|sales)$/i.test(m[1])) {
+      if (m && plausibleName(m[1]) && !TITLE_WORDS.test(m[1].trim())) {
         score(m[1], seg, 2, ["title"]);
       }
     }
@@ -427,7 +431,7 @@ export function vendorCandidates(
   // 4. The legal footer (bottom 22% of the first and last pages).
   const footPages = [...new Set([layout.pages[0], layout.pages[layout.pages.length - 1]])];
   for (const p of footPages) {
-    const footRows = p.rows.filter((r) => r.y0 > p.height * 0.78);
+    const footRows = p.rows.filter((r) => r.y0 > p.height * 0.72);
     const footText = fold(footRows.map((r) => r.text).join(" "));
     const legal = LEGAL_RE.test(footText);
     for (const row of footRows) {

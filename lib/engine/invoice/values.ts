@@ -125,10 +125,15 @@ export function readTaxId(text: string): ValueHit | undefined {
   const parts = raw.split(/\s+/);
   const keep: string[] = [];
   for (const p of parts) {
+    // Words before the id ("KvK Rotterdam 24330087") are skipped, except a country prefix ("DE 232...").
+    if (keep.length === 0 && !hasDigit(p) && !/^[A-Z]{2,3}$/.test(p)) continue;
     if (keep.length > 0 && !hasDigit(p) && !/^(?:B\d{2}|MVA|MWST|TVA|IVA)$/i.test(p)) break;
     keep.push(p);
   }
+  if (keep.length === 0) return undefined;
+  const first = raw.indexOf(keep[0]);
   raw = keep.join(" ");
+  const at = m.index + Math.max(0, first);
   if (!hasDigit(raw) || raw.replace(/\D/g, "").length < 4) return undefined;
   const check = checkTaxId(raw);
   if (check && !check.valid) {
@@ -136,11 +141,11 @@ export function readTaxId(text: string): ValueHit | undefined {
     for (let n = keep.length - 1; n >= 1; n--) {
       const shorter = keep.slice(0, n).join(" ");
       const c2 = checkTaxId(shorter);
-      if (c2?.valid) return { value: shorter, start: m.index, end: m.index + shorter.length };
+      if (c2?.valid) return { value: shorter, start: at, end: at + shorter.length };
     }
     return undefined;
   }
-  return { value: raw, start: m.index, end: m.index + raw.length };
+  return { value: raw, start: at, end: at + raw.length };
 }
 
 /** True when the text is mostly an amount (so it is not a name or an address line). */

@@ -73,7 +73,7 @@ function imageClassSchema(d: ClassDefaults, label: string) {
             .describe(
               "jpeg, jpeg2000 (written as JPEG: see docs), CCITTGroup4, CCITTGroup3 (1-bit; colour and gray images are thresholded), zip (lossless Flate).",
             ),
-          compression_params: compressionParamsSchema.prefault({}),
+          compression_params: compressionParamsSchema.prefault(() => ({ ...d.compression.compression_params })),
         })
         .prefault({}),
     })
