@@ -39,7 +39,7 @@ export function RulesEditor({ id, value, onChange, describedBy, minRows = 10, la
   return (
     <div>
       <div className={`flex overflow-hidden rounded-lg border bg-white dark:bg-zinc-950 ${problems.length ? "border-red-400 dark:border-red-700" : "border-zinc-300 dark:border-zinc-700"} focus-within:outline-2 focus-within:outline-brand-500/40`}>
-        <div ref={gutterRef} aria-hidden="true" className="shrink-0 overflow-hidden border-r border-zinc-200 bg-zinc-50 py-2 text-right font-mono text-[13px] leading-6 text-zinc-500 select-none dark:border-zinc-800 dark:bg-zinc-900" style={{ maxHeight: `${rows * 1.5 + 1}rem` }}>
+        <div ref={gutterRef} aria-hidden="true" className="shrink-0 overflow-hidden border-r border-zinc-200 bg-zinc-50 py-2 text-right font-mono text-[13px] leading-6 text-zinc-500 select-none dark:text-zinc-400 dark:border-zinc-800 dark:bg-zinc-900" style={{ maxHeight: `${rows * 1.5 + 1}rem` }}>
           {Array.from({ length: rows }, (_, i) => (
             <div key={i} className={`px-2 ${byLine.has(i + 1) ? "bg-red-100 font-semibold text-red-700 dark:bg-red-950 dark:text-red-300" : ""}`} title={byLine.get(i + 1)?.join("\n")} data-error-line={byLine.has(i + 1) ? i + 1 : undefined}>
               {i + 1}

@@ -7,6 +7,8 @@ export interface Caller {
   accountId: string;
   keyId: string;
   via: "api" | "dashboard";
+  /** The balance read with the key (for answers that only report it). */
+  balance: number;
 }
 
 /** x-api-key on every /v1 and /v2 request; 401 in the envelope when missing or not a live key. */
@@ -16,5 +18,5 @@ export async function authenticate(req: IncomingMessage): Promise<Caller> {
   if (!key) throw new ApiError(401, "Missing API key: send it in the x-api-key header.");
   const row = await findApiKey(key);
   if (!row) throw new ApiError(401, "Invalid or revoked API key (x-api-key).");
-  return { accountId: row.accountId, keyId: row.id, via: row.kind === "dashboard" ? "dashboard" : "api" };
+  return { accountId: row.accountId, keyId: row.id, via: row.kind === "dashboard" ? "dashboard" : "api", balance: row.balance };
 }

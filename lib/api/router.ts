@@ -54,7 +54,7 @@ async function route(req: IncomingMessage, res: ServerResponse, url: URL, caller
   const p = url.pathname.replace(/\/+$/, "");
   const m = req.method ?? "GET";
   if (p === "/v1/account/credit/balance" && m === "GET") {
-    return sendJson(res, 200, { remainingCredits: await getBalance(caller.accountId), error: false, status: 200 });
+    return sendJson(res, 200, { remainingCredits: caller.balance, error: false, status: 200 });
   }
   if (p === "/v1/job/check" && (m === "GET" || m === "POST")) return jobCheck(req, res, url, caller);
   if (p === "/v1/file/upload/get-presigned-url" && m === "GET") {

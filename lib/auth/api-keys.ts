@@ -2,7 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { apiKeys } from "@/lib/db/schema";
+import { accounts, apiKeys } from "@/lib/db/schema";
 import { sealSecret, openSecret } from "./secret-box";
 
 const KEY_PREFIX = "qk_";
@@ -45,16 +45,21 @@ export function publicKey(row: ApiKeyRow) {
 
 const lastTouched = new Map<string, number>();
 
-/** Finds the live key for a presented secret (revocation takes effect at once: no cache). */
-export async function findApiKey(secret: string): Promise<ApiKeyRow | null> {
+/**
+ * Finds the live key for a presented secret, with its account's balance in the same query (the
+ * hot path of every request). Revocation takes effect at once: nothing is cached.
+ */
+export async function findApiKey(secret: string): Promise<(ApiKeyRow & { balance: number }) | null> {
   if (!secret || secret.length > 200) return null;
   const db = await getDb();
-  const [row] = await db
-    .select()
+  const [found] = await db
+    .select({ key: apiKeys, balance: accounts.balance })
     .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(and(eq(apiKeys.hash, hashApiKey(secret)), isNull(apiKeys.revokedAt)))
     .limit(1);
-  if (!row) return null;
+  if (!found) return null;
+  const row = { ...found.key, balance: Number(found.balance) };
   // last_used_at with minute precision: one write per key per minute, off the hot path.
   const now = Date.now();
   if ((lastTouched.get(row.id) ?? 0) < now - 60_000) {

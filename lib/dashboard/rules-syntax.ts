@@ -89,7 +89,7 @@ export function lintRules(text: string): RuleProblem[] {
         try {
           new RegExp(m[1]!, m[2]!.includes("i") ? "i" : "");
         } catch (e) {
-          problems.push({ line: n, message: `Regex ${k}: ${(e as Error).message.replace(/^Invalid regular expression: /, "")}` });
+          problems.push({ line: n, message: `Regex ${k}: ${(e as Error).message.replace(/^Invalid regular expression: (\/.*\/[a-z]*: )?/, "")}` });
         }
       } else if (k.startsWith("/") && k.length > 1) {
         problems.push({ line: n, message: `Keyword ${k} starts like a regex but has no closing /.` });

@@ -3,12 +3,29 @@ import { operation as pdfInfo } from "./pdf-info/contract";
 import { operation as pdfInfoFields } from "./pdf-info-fields/contract";
 import { operation as pdfSplit } from "./pdf-split/contract";
 import { operation as pdfAttachmentsExtract } from "./pdf-attachments-extract/contract";
+import { operation as pdfConvertToCsv } from "./pdf-convert-to-csv/contract";
+import { operation as pdfConvertFromUrl } from "./pdf-convert-from-url/contract";
+import { operation as pdfConvertFromImage } from "./pdf-convert-from-image/contract";
+import { operation as xlsConvertToCsv } from "./xls-convert-to-csv/contract";
+import { operation as pdfCompress } from "./pdf-compress/contract";
+import { operation as pdfOptimize } from "./pdf-optimize/contract";
 
 /**
  * Every operation of Quire, by id. Universal (client + server): the API router, the OpenAPI
  * document, the dashboard's forms and the registry test all read this list.
  */
-export const operations: OperationDefinition[] = [pdfInfo, pdfInfoFields, pdfSplit, pdfAttachmentsExtract];
+export const operations: OperationDefinition[] = [
+  pdfInfo,
+  pdfInfoFields,
+  pdfSplit,
+  pdfAttachmentsExtract,
+  pdfConvertToCsv,
+  pdfConvertFromUrl,
+  pdfConvertFromImage,
+  xlsConvertToCsv,
+  pdfCompress,
+  pdfOptimize,
+] as OperationDefinition[];
 
 const byId = new Map(operations.map((o) => [o.id, o]));
 const byPath = new Map(operations.map((o) => [o.path.toLowerCase(), o]));

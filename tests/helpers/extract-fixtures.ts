@@ -4,7 +4,12 @@
  * Built with MuPDF from hand-written content streams, so every coordinate is known.
  * Coordinates in the specs are PDF points with a top-left origin (like the extracted words).
  */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import * as mupdf from "mupdf";
+import type { z } from "zod";
+import type { RunContext } from "@/lib/operations/runner-types";
 
 mupdf.setLog(null);
 
@@ -213,4 +218,174 @@ export function imageToPdf(img: Uint8Array, dpi = 300): Buffer {
   } finally {
     doc.destroy();
   }
+}
+
+/** Gray 8-bit pixels of a PDF page rendered at `dpi`. */
+export function renderPageGray(pdf: Uint8Array, index = 0, dpi = 300): { data: Uint8Array; width: number; height: number } {
+  const doc = new mupdf.PDFDocument(Buffer.from(pdf));
+  try {
+    const page = doc.loadPage(index);
+    const s = dpi / 72;
+    const pix = page.toPixmap(mupdf.Matrix.scale(s, s), mupdf.ColorSpace.DeviceGray, false, true);
+    try {
+      const w = pix.getWidth();
+      const h = pix.getHeight();
+      const stride = pix.getStride();
+      const src = pix.getPixels();
+      const data = new Uint8Array(w * h);
+      for (let y = 0; y < h; y++) data.set(src.subarray(y * stride, y * stride + w), y * w);
+      return { data, width: w, height: h };
+    } finally {
+      pix.destroy();
+      page.destroy();
+    }
+  } finally {
+    doc.destroy();
+  }
+}
+
+/**
+ * A multi-page, uncompressed, 8-bit grayscale baseline TIFF (one IFD per page), for testing
+ * multi-page image input without an encoder that writes such files.
+ */
+export function makeMultiPageTiff(pages: { data: Uint8Array; width: number; height: number }[], dpi = 300): Buffer {
+  const parts: Buffer[] = [];
+  const header = Buffer.alloc(8);
+  header.write("II", 0, "latin1");
+  header.writeUInt16LE(42, 2);
+  parts.push(header);
+  let offset = 8;
+  const ifdOffsets: number[] = [];
+  const entriesPerIfd = 11;
+  const ifdSize = 2 + entriesPerIfd * 12 + 4;
+  // Layout per page: pixel data, resolution rationals (16 bytes), then the IFD.
+  const layout = pages.map((p) => {
+    const dataAt = offset;
+    offset += p.data.length;
+    if (offset % 2) offset++;
+    const resAt = offset;
+    offset += 16;
+    const ifdAt = offset;
+    offset += ifdSize;
+    ifdOffsets.push(ifdAt);
+    return { dataAt, resAt, ifdAt };
+  });
+  header.writeUInt32LE(ifdOffsets[0], 4);
+  pages.forEach((p, i) => {
+    const { dataAt, resAt, ifdAt } = layout[i];
+    const data = Buffer.from(p.data);
+    parts.push(data);
+    if ((dataAt + data.length) % 2) parts.push(Buffer.alloc(1));
+    const res = Buffer.alloc(16);
+    res.writeUInt32LE(dpi, 0);
+    res.writeUInt32LE(1, 4);
+    res.writeUInt32LE(dpi, 8);
+    res.writeUInt32LE(1, 12);
+    parts.push(res);
+    const ifd = Buffer.alloc(ifdSize);
+    ifd.writeUInt16LE(entriesPerIfd, 0);
+    const entries: [number, number, number, number][] = [
+      [256, 4, 1, p.width], // ImageWidth
+      [257, 4, 1, p.height], // ImageLength
+      [258, 3, 1, 8], // BitsPerSample
+      [259, 3, 1, 1], // Compression: none
+      [262, 3, 1, 1], // Photometric: BlackIsZero
+      [273, 4, 1, dataAt], // StripOffsets
+      [277, 3, 1, 1], // SamplesPerPixel
+      [278, 4, 1, p.height], // RowsPerStrip
+      [279, 4, 1, p.data.length], // StripByteCounts
+      [282, 5, 1, resAt], // XResolution
+      [283, 5, 1, resAt + 8], // YResolution
+    ];
+    entries.forEach(([tag, type, count, value], k) => {
+      const at = 2 + k * 12;
+      ifd.writeUInt16LE(tag, at);
+      ifd.writeUInt16LE(type, at + 2);
+      ifd.writeUInt32LE(count, at + 4);
+      if (type === 3) ifd.writeUInt16LE(value, at + 8);
+      else ifd.writeUInt32LE(value, at + 8);
+    });
+    ifd.writeUInt32LE(i + 1 < pages.length ? ifdOffsets[i + 1] : 0, 2 + entriesPerIfd * 12);
+    parts.push(ifd);
+  });
+  return Buffer.concat(parts);
+}
+
+/** 5×7 pixel glyphs for vector-drawn text fixtures. */
+const PIXEL_FONT: Record<string, string[]> = {
+  H: ["#...#", "#...#", "#...#", "#####", "#...#", "#...#", "#...#"],
+  E: ["#####", "#....", "#....", "####.", "#....", "#....", "#####"],
+  L: ["#....", "#....", "#....", "#....", "#....", "#....", "#####"],
+  O: [".###.", "#...#", "#...#", "#...#", "#...#", "#...#", ".###."],
+  T: ["#####", "..#..", "..#..", "..#..", "..#..", "..#..", "..#.."],
+  " ": [".....", ".....", ".....", ".....", ".....", ".....", "....."],
+};
+
+/**
+ * A PDF whose only text is drawn as vector shapes (filled squares of a 5×7 pixel font), so it
+ * has no text objects at all: only OCR of the rendered page can read it.
+ */
+export function makeVectorTextPdf(text: string, x = 72, y = 72, pixel = 5): Buffer {
+  const doc = new mupdf.PDFDocument();
+  try {
+    const h = 792;
+    const ops: string[] = ["0 g"];
+    [...text.toUpperCase()].forEach((ch, n) => {
+      const glyph = PIXEL_FONT[ch] ?? PIXEL_FONT[" "];
+      glyph.forEach((row, r) => {
+        [...row].forEach((cell, c) => {
+          if (cell !== "#") return;
+          const px = x + n * 6 * pixel + c * pixel;
+          const py = h - (y + (r + 1) * pixel);
+          ops.push(`${px} ${py} ${pixel} ${pixel} re f`);
+        });
+      });
+    });
+    const page = doc.addPage([0, 0, 612, h], 0, doc.newDictionary(), ops.join("\n"));
+    doc.insertPage(-1, page);
+    const buf = doc.saveToBuffer("compress");
+    try {
+      return Buffer.from(buf.asUint8Array());
+    } finally {
+      buf.destroy();
+    }
+  } finally {
+    doc.destroy();
+  }
+}
+
+
+/**
+ * RunContexts for the extraction runners' unit tests (pdf-convert-to-csv, pdf-convert-to-html):
+ * the source on disk, a private work dir, params parsed by the contract's schema.
+ */
+const dirs: string[] = [];
+
+export async function cleanupContexts(): Promise<void> {
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+}
+
+export async function contextFor<P>(
+  schema: z.ZodType<P>,
+  bytes: Uint8Array,
+  params: Record<string, unknown> = {},
+  fileName = "source.pdf",
+): Promise<RunContext<P> & { logs: string[] }> {
+  const dir = await mkdtemp(path.join(tmpdir(), "quire-extract-"));
+  dirs.push(dir);
+  const source = path.join(dir, fileName);
+  await writeFile(source, bytes);
+  const workDir = path.join(dir, "work");
+  await mkdir(workDir);
+  const logs: string[] = [];
+  return {
+    params: schema.parse({ url: `https://example.com/${fileName}`, ...params }),
+    sources: [{ path: source, name: fileName, contentType: "", size: bytes.byteLength, url: `https://example.com/${fileName}` }],
+    workDir,
+    fetchUrl: async () => {
+      throw new Error("no secondary fetches expected");
+    },
+    log: (m) => logs.push(m),
+    logs,
+  };
 }

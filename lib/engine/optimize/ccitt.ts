@@ -118,59 +118,78 @@ function putRun(w: BitWriter, run: number, black: boolean): void {
   w.put(term[run]);
 }
 
-/** Unpacks row `y` into one byte per pixel, 1 = black. */
-function unpackRow(packed: Uint8Array, y: number, width: number, stride: number, out: Uint8Array): void {
+/**
+ * The changing elements of row `y` (T.4 §4.2.1.3.1): positions where a pixel differs from
+ * the one before it, the imaginary pixel before the row being white. Written into `out`,
+ * followed by two `width` sentinels; returns the number of changes. Whole bytes of one colour
+ * are skipped at once, which is most of a scanned page.
+ */
+function rowChanges(packed: Uint8Array, y: number, width: number, stride: number, out: Int32Array): number {
   const base = y * stride;
-  for (let x = 0; x < width; x++) {
-    out[x] = (packed[base + (x >> 3)] >> (7 - (x & 7))) & 1 ? 0 : 1;
+  let n = 0;
+  let black = false; // current colour
+  let x = 0;
+  while (x < width) {
+    const byte = packed[base + (x >> 3)];
+    if ((x & 7) === 0 && x + 8 <= width && byte === (black ? 0x00 : 0xff)) {
+      x += 8;
+      continue;
+    }
+    const isBlack = ((byte >> (7 - (x & 7))) & 1) === 0;
+    if (isBlack !== black) {
+      out[n++] = x;
+      black = isBlack;
+    }
+    x++;
   }
-}
-
-/** First position >= start whose colour differs from `color`, or width. */
-function nextChange(line: Uint8Array, start: number, width: number, color: number): number {
-  let i = start;
-  while (i < width && line[i] === color) i++;
-  return i;
+  out[n] = width;
+  out[n + 1] = width;
+  return n;
 }
 
 /** Group 4 (T.6, `/K -1`) encoding of a packed 1-bit image; ends with EOFB. */
 export function encodeCcittG4(packed: Uint8Array, width: number, height: number): Uint8Array {
   const stride = (width + 7) >> 3;
   const w = new BitWriter(packed.length >> 2);
-  let ref = new Uint8Array(width); // imaginary all-white line above the first row
-  let cur = new Uint8Array(width);
+  let ref = new Int32Array(width + 3);
+  let cur = new Int32Array(width + 3);
+  ref[0] = width; // imaginary all-white line above the first row: no changes
+  ref[1] = width;
   for (let y = 0; y < height; y++) {
-    unpackRow(packed, y, width, stride, cur);
-    // Mirrors libtiff's Fax3Encode2DRow (the reference structure of T.6 §2.2).
-    let a0 = 0;
-    let a1 = cur[0] !== 0 ? 0 : nextChange(cur, 0, width, 0);
-    let b1 = ref[0] !== 0 ? 0 : nextChange(ref, 0, width, 0);
-    let first = true;
+    rowChanges(packed, y, width, stride, cur);
+    // T.6 §2.2: a0 starts on the imaginary white pixel before the row. Change i of a line
+    // turns it black when i is even, white when i is odd.
+    let a0 = -1;
+    let a0Black = false;
+    let ai = 0; // index of a1 in cur: the first change after a0
+    let bi = 0; // index of the first change in ref after a0 (before the colour check)
     for (;;) {
-      const b2 = b1 >= width ? width : nextChange(ref, b1, width, ref[b1]);
-      if (b2 >= a1) {
-        const d = b1 - a1;
-        if (d < -3 || d > 3) {
-          const a2 = a1 >= width ? width : nextChange(cur, a1, width, cur[a1]);
-          w.put(HORIZONTAL);
-          const a0Black = !first && cur[a0] !== 0;
-          putRun(w, a1 - a0, a0Black);
-          putRun(w, a2 - a1, !a0Black);
-          a0 = a2;
-        } else {
-          w.put(VERTICAL[d + 3]);
-          a0 = a1;
-        }
-      } else {
+      while (ai < width && cur[ai] <= a0) ai++;
+      while (ref[bi] <= a0 && ref[bi] < width) bi++;
+      // b1: the first change after a0 to the colour opposite a0's (even index = to black).
+      let b = bi;
+      if (((b & 1) === 0) === a0Black) b++;
+      const a1 = cur[ai];
+      const b1 = ref[b];
+      const b2 = b1 >= width ? width : ref[b + 1];
+      if (b2 < a1) {
         w.put(PASS);
         a0 = b2;
+      } else {
+        const d = b1 - a1;
+        if (d >= -3 && d <= 3) {
+          w.put(VERTICAL[d + 3]);
+          a0 = a1;
+          a0Black = !a0Black;
+        } else {
+          const a2 = a1 >= width ? width : cur[ai + 1];
+          w.put(HORIZONTAL);
+          putRun(w, a1 - (a0 < 0 ? 0 : a0), a0Black);
+          putRun(w, a2 - a1, !a0Black);
+          a0 = a2;
+        }
       }
-      first = false;
       if (a0 >= width) break;
-      const color = cur[a0];
-      a1 = nextChange(cur, a0, width, color);
-      b1 = nextChange(ref, a0, width, color ^ 1);
-      b1 = nextChange(ref, b1, width, color);
     }
     const t = ref;
     ref = cur;
@@ -185,18 +204,17 @@ export function encodeCcittG4(packed: Uint8Array, width: number, height: number)
 export function encodeCcittG3(packed: Uint8Array, width: number, height: number): Uint8Array {
   const stride = (width + 7) >> 3;
   const w = new BitWriter(packed.length >> 1);
-  const line = new Uint8Array(width);
+  const changes = new Int32Array(width + 3);
   for (let y = 0; y < height; y++) {
-    unpackRow(packed, y, width, stride, line);
+    const n = rowChanges(packed, y, width, stride, changes);
+    // Runs alternate white/black, starting with a (possibly empty) white run.
     let x = 0;
-    let black = false; // every line starts with a (possibly empty) white run
-    while (x < width) {
-      const end = nextChange(line, x, width, black ? 1 : 0);
-      putRun(w, end - x, black);
+    for (let i = 0; i <= n; i++) {
+      const end = i < n ? changes[i] : width;
+      if (i === n && end === x && n > 0) break;
+      putRun(w, end - x, (i & 1) === 1);
       x = end;
-      black = !black;
     }
-    if (width === 0) putRun(w, 0, false);
   }
   for (let i = 0; i < 6; i++) w.put(EOL);
   return w.finish();

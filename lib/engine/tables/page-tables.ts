@@ -142,7 +142,7 @@ function findRegions(lines: TextLine[], rules: Rule[]): Region[] {
       regions.push({ lines: block, table: false });
       continue;
     }
-    const end = extendToRule(block, first, last, rules);
+    const end = Math.max(extendToRule(block, first, last, rules), extendWrapped(block, last));
     if (first > 0) regions.push({ lines: block.slice(0, first), table: false });
     regions.push(...splitByStructure(block.slice(first, end + 1)));
     if (end < block.length - 1) regions.push({ lines: block.slice(end + 1), table: false });
@@ -168,6 +168,29 @@ function extendToRule(block: TextLine[], first: number, last: number, rules: Rul
   const right = Math.max(x1, below.x1) + 2;
   let end = last;
   while (end + 1 < block.length && block[end + 1].y1 <= below.y0 + 1 && block[end + 1].x0 >= left && block[end + 1].x1 <= right) end++;
+  return end;
+}
+
+/**
+ * Wrapped text of the last row: following lines set tight whose every group starts where a
+ * group of the last full row starts and ends before that row's next group (inside one column).
+ */
+function extendWrapped(block: TextLine[], last: number): number {
+  const anchor = block[last];
+  const starts = anchor.chunks.map((c) => c.x0);
+  let end = last;
+  for (let i = last + 1; i < block.length; i++) {
+    const l = block[i];
+    const prev = block[i - 1];
+    if (l.y0 - prev.y1 > 0.5 * Math.max(l.fontSize, prev.fontSize)) break;
+    const fits = l.chunks.every((c) => {
+      const k = starts.findIndex((x) => Math.abs(x - c.x0) <= 2);
+      if (k < 0) return false;
+      return k === starts.length - 1 || c.x1 < starts[k + 1] - 2;
+    });
+    if (!fits) break;
+    end = i;
+  }
   return end;
 }
 

@@ -2,6 +2,7 @@ import * as mupdf from "mupdf";
 import { describe, expect, test } from "vitest";
 import { analysePages, segmentRows, toCsv } from "@/lib/engine/tables/extract-tables";
 import type { Segment, TableOptions } from "@/lib/engine/tables/types";
+import { rotatePageText } from "@/lib/engine/text/rotate";
 import { extractPageTexts } from "@/lib/engine/text/words";
 import { gridRows, makeTablesPdf, tableBottom, type PageSpec } from "@/tests/helpers/extract-fixtures";
 
@@ -151,13 +152,20 @@ describe("table analysis on generated PDFs", () => {
     }
   });
 
-  test("rotated page (/Rotate 90): words come upright and the table reads normally", () => {
+  test("sideways page (/Rotate 90, text running down): RotationAngle 3 turns it upright", () => {
     const rows = gridRows(3, 3);
-    const t = tables(analyse([{ rotate: 90, tables: [{ x: 60, y: 80, cols: [100, 100, 100], rows }] }]));
-    // MuPDF gives the displayed (rotated) page; the fixture's text runs along the page's own x axis,
-    // which after /Rotate 90 is vertical — RotationAngle handles that; here check the grid is found.
-    expect(t).toHaveLength(1);
-    expect(t[0].rows.flat().filter(Boolean).sort()).toEqual(rows.flat().sort());
+    const pdf = makeTablesPdf([{ rotate: 90, tables: [{ x: 60, y: 80, cols: [100, 100, 100], rows, borders: "none" }] }]);
+    const doc = new mupdf.PDFDocument(pdf);
+    try {
+      const [page] = extractPageTexts(doc, [0], { withRules: true });
+      expect(page.width).toBeGreaterThan(page.height); // displayed landscape
+      const upright = rotatePageText(page, 3);
+      const t = tables(analysePages([upright]));
+      expect(t).toHaveLength(1);
+      expect(t[0].rows).toEqual(rows);
+    } finally {
+      doc.destroy();
+    }
   });
 
   test("area: only words inside it, all of it one table", () => {
@@ -205,7 +213,16 @@ describe("table analysis on generated PDFs", () => {
   });
 
   test("DetectNewColumnBySpacesRatio: a large ratio keeps close words in one cell", () => {
-    const page: PageSpec = { texts: [{ x: 60, y: 60, text: "Alpha" }, { x: 96, y: 60, text: "Beta" }, { x: 60, y: 80, text: "Gamma" }, { x: 96, y: 80, text: "Delta" }] };
+    // Courier 10 pt: 6 pt per character, so "Alpha" ends at 90 and the gap to 100 is 10 pt (1.7 spaces).
+    const c = "Courier" as const;
+    const page: PageSpec = {
+      texts: [
+        { x: 60, y: 60, text: "Alpha", font: c },
+        { x: 100, y: 60, text: "Beta", font: c },
+        { x: 60, y: 80, text: "Gamma", font: c },
+        { x: 100, y: 80, text: "Delta", font: c },
+      ],
+    };
     const split = analyse([page], { spaceRatio: 1.2 });
     expect(tables(split)[0].rows).toEqual([["Alpha", "Beta"], ["Gamma", "Delta"]]);
     const joined = analyse([page], { spaceRatio: 6 });
@@ -213,16 +230,18 @@ describe("table analysis on generated PDFs", () => {
   });
 
   test("ConsiderFontColors: a colour change separates cells", () => {
+    // Courier: one space (6 pt) between the words.
+    const c = "Courier" as const;
     const page: PageSpec = {
       texts: [
-        { x: 60, y: 60, text: "Total" },
-        { x: 85, y: 60, text: "due", color: [1, 0, 0] },
-        { x: 60, y: 80, text: "Net" },
-        { x: 85, y: 80, text: "sum", color: [1, 0, 0] },
+        { x: 60, y: 60, text: "Total", font: c },
+        { x: 96, y: 60, text: "due", color: [1, 0, 0], font: c },
+        { x: 60, y: 80, text: "Taxes", font: c },
+        { x: 96, y: 80, text: "paid", color: [1, 0, 0], font: c },
       ],
     };
-    expect(segmentRows(analyse([page]))).toEqual([["Total due"], ["Net sum"]]);
-    expect(segmentRows(analyse([page], { considerFontColors: true }))).toEqual([["Total", "due"], ["Net", "sum"]]);
+    expect(segmentRows(analyse([page]))).toEqual([["Total due"], ["Taxes paid"]]);
+    expect(segmentRows(analyse([page], { considerFontColors: true }))).toEqual([["Total", "due"], ["Taxes", "paid"]]);
   });
 
   test("CSV: every cell quoted, quotes doubled, CR LF row ends", () => {

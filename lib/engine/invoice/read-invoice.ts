@@ -1,0 +1,154 @@
+import "server-only";
+import { ApiError } from "@/lib/api/errors";
+import { openPdf } from "@/lib/engine/pdf/open-pdf";
+import { getPageTexts, sniffKind } from "@/lib/engine/text/page-texts";
+import type { PageText } from "@/lib/engine/text/types";
+import { analysePage } from "@/lib/engine/tables/page-tables";
+import { findEmbeddedEInvoice } from "@/lib/engine/invoice/einvoice/embedded";
+import { parseInvoice, type ParseInvoiceOptions } from "@/lib/engine/invoice/parse-invoice";
+import { buildLayout, layoutText } from "@/lib/engine/invoice/layout";
+import { fillWithLlm, llmConfigFromEnv } from "@/lib/engine/invoice/llm";
+import type { Column } from "@/lib/engine/invoice/line-items";
+import type { FieldSources, InvoiceBody } from "@/lib/engine/invoice/types";
+
+/**
+ * The invoice parser end to end: a PDF (text or scanned) or an image → the seed's invoice
+ * object. An embedded e-invoice (Factur-X, ZUGFeRD, XRechnung, UBL) is read exactly; otherwise
+ * the words (text layer, OCR where a page has none) go through the layout analysis, with
+ * a second OCR pass over the first page's images when the vendor is only in a logo, and the
+ * optional LLM backend for what is still missing.
+ */
+export const MAX_INVOICE_PAGES = 100;
+
+export interface ReadInvoiceOptions {
+  password?: string;
+  customFields?: string[];
+  /** OCR language(s) for scans (default "eng"). */
+  lang?: string;
+  log?: (message: string) => void;
+  /** Skip the LLM backend even when configured (tests, accuracy runs). */
+  noLlm?: boolean;
+}
+
+export interface ReadInvoiceResult {
+  body: InvoiceBody;
+  fieldSources: FieldSources;
+  pageCount: number;
+  message: string;
+  /** "einvoice" when values came from embedded XML, else "layout". */
+  source: "einvoice" | "layout";
+}
+
+export async function readInvoice(bytes: Uint8Array, opts: ReadInvoiceOptions = {}): Promise<ReadInvoiceResult> {
+  const kind = sniffKind(bytes);
+  if (kind === null) throw new ApiError(415, "the invoice must be a PDF or an image (PNG, JPEG, TIFF).");
+  const customFields = opts.customFields ?? [];
+  let pageCount = 1;
+  if (kind === "pdf") {
+    const doc = openPdf(bytes, opts.password);
+    try {
+      pageCount = doc.countPages();
+      if (pageCount > MAX_INVOICE_PAGES) {
+        throw new ApiError(
+          400,
+          `the invoice has ${pageCount} pages; the invoice parser reads at most ${MAX_INVOICE_PAGES} pages per file. Send each invoice as a separate file.`,
+        );
+      }
+      const embedded = findEmbeddedEInvoice(doc, customFields);
+      if (embedded) {
+        const what = embedded.syntax === "CII" ? "UN/CEFACT CII (Factur-X/ZUGFeRD/XRechnung)" : "UBL";
+        return {
+          body: embedded.body,
+          fieldSources: {},
+          pageCount,
+          source: "einvoice",
+          message: `Read exactly from the embedded ${what} e-invoice "${embedded.fileName}"${embedded.profile ? ` (profile ${embedded.profile})` : ""}; the page layout was not analysed.`,
+        };
+      }
+    } finally {
+      doc.destroy();
+    }
+  }
+  const texts = await getPageTexts(bytes, { password: opts.password, ocrMode: "Auto", lang: opts.lang ?? "eng", withRules: true });
+  pageCount = texts.pageCount;
+  if (kind === "image" && pageCount > MAX_INVOICE_PAGES) {
+    throw new ApiError(400, `the image has ${pageCount} pages; the invoice parser reads at most ${MAX_INVOICE_PAGES} pages per file.`);
+  }
+  let pages = texts.pages;
+  const parseOpts: ParseInvoiceOptions = { customFields, tableEdges: engineEdges(pages) };
+  let result = parseInvoice(pages, parseOpts);
+  const ocrNotes: string[] = [];
+  if (texts.ocrPages.length > 0) ocrNotes.push(`OCR on page(s) ${texts.ocrPages.join(", ")}`);
+  // The vendor printed only in a logo or an image block: OCR the first page's images too.
+  if (kind === "pdf" && !result.body.vendor?.name && !texts.ocrPages.includes(0) && pages.length > 0) {
+    try {
+      const again = await getPageTexts(bytes, { password: opts.password, ocrMode: "TextFromImagesOnly", lang: opts.lang ?? "eng", pageIndices: [pages[0].index], withRules: true });
+      const merged = again.pages[0];
+      if (merged && merged.words.length > pages[0].words.length) {
+        pages = [merged, ...pages.slice(1)];
+        const second = parseInvoice(pages, { ...parseOpts, tableEdges: engineEdges(pages) });
+        if (second.body.vendor?.name) {
+          result = second;
+          ocrNotes.push("OCR of the first page's images");
+        }
+      }
+    } catch (e) {
+      opts.log?.(`image OCR skipped: ${(e as Error).message}`);
+    }
+  }
+  const notes = [...ocrNotes];
+  const llm = opts.noLlm ? undefined : llmConfigFromEnv();
+  if (llm) {
+    const text = layoutText(buildLayout(pages));
+    const { filled, error } = await fillWithLlm(result.body, text, llm, customFields);
+    if (filled.length > 0) notes.push(`LLM backend filled ${filled.join(", ")}`);
+    if (error) opts.log?.(error);
+  }
+  const found = countLeaves(result.body);
+  const message =
+    found === 0
+      ? "No invoice fields were found; check that the file is an invoice with readable text."
+      : `Invoice parsed by layout analysis (${found} fields${notes.length > 0 ? `; ${notes.join("; ")}` : ""}).`;
+  return { body: result.body, fieldSources: result.fieldSources, pageCount, message, source: "layout" };
+}
+
+function countLeaves(v: unknown): number {
+  if (typeof v === "string") return 1;
+  if (Array.isArray(v)) return v.reduce((s: number, x) => s + countLeaves(x), 0);
+  if (v && typeof v === "object") return Object.values(v).reduce((s: number, x) => s + countLeaves(x), 0);
+  return 0;
+}
+
+/**
+ * Column edges from the extraction engine's table analysis, for a line-item header at
+ * `headerY`: used when the engine finds a table there with as many columns as the header.
+ */
+function engineEdges(pages: PageText[]): ParseInvoiceOptions["tableEdges"] {
+  const cache = new Map<number, ReturnType<typeof analysePage>>();
+  return (pageIndex: number, cols: Column[], headerY: number) => {
+    const page = pages.find((p) => p.index === pageIndex);
+    if (!page) return undefined;
+    let segs = cache.get(pageIndex);
+    if (!segs) {
+      try {
+        segs = analysePage(page, { mode: "ContentGroupsAndBorders" });
+      } catch {
+        segs = [];
+      }
+      cache.set(pageIndex, segs);
+    }
+    for (const s of segs) {
+      if (s.kind !== "table") continue;
+      const t = s.table;
+      if (t.y0 - 2 > headerY || t.y1 < headerY) continue;
+      if (t.columnEdges.length !== cols.length + 1) continue;
+      // The engine's edges must agree with the header cells (each header inside its column).
+      const ok = cols.every((c, i) => {
+        const cx = (c.x0 + c.x1) / 2;
+        return cx >= t.columnEdges[i] - 2 && cx <= t.columnEdges[i + 1] + 2;
+      });
+      if (ok) return [0, ...t.columnEdges.slice(1, -1), page.width + 1];
+    }
+    return undefined;
+  };
+}
