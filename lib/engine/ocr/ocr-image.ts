@@ -40,7 +40,8 @@ export async function ocrImage(raster: Raster, opts: OcrOptions = {}): Promise<O
     for (const para of block.paragraphs) {
       for (const line of para.lines) {
         const rowH = line.rowAttributes?.rowHeight || line.bbox.y1 - line.bbox.y0;
-        const fontSize = Math.max(1, Math.round(rowH * scale * 0.85 * 10) / 10);
+        // Tesseract's row height spans ascender to descender, about 0.87 em.
+        const fontSize = Math.max(1, Math.round(((rowH * scale) / 0.87) * 10) / 10);
         for (const w of line.words) {
           const text = w.text.trim();
           if (!text) continue;

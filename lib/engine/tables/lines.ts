@@ -32,8 +32,12 @@ export interface LineOptions {
 
 const RTL_RE = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 
-/** Width of a space in em for the font (monospaced fonts have wide spaces). */
+/**
+ * Width of a space in em for the font (monospaced fonts have wide spaces). OCR boxes are tight
+ * around the ink, so the gap between two OCR words also holds both side bearings: ~0.4 em.
+ */
 export function spaceEm(w: Word): number {
+  if (w.ocr) return 0.4;
   return /courier|mono|consol|typewriter|fixed/i.test(w.fontName) ? 0.6 : 0.27;
 }
 
