@@ -14,7 +14,9 @@ const nextConfig = {
     "playwright-core",
     "@e965/xlsx",
   ],
-  typescript: { ignoreBuildErrors: false },
+  // Types are checked once by `npm run check` (tsc over the whole project), not again by the build.
+  typescript: { ignoreBuildErrors: true },
+  allowedDevOrigins: ["127.0.0.1"],
 };
 
 export default nextConfig;

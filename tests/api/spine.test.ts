@@ -70,7 +70,7 @@ describe(`API spine (${process.env.QUIRE_TEST_PG_URL ? "PostgreSQL" : "PGlite"})
 
   it("POST /v1/pdf/info (multipart `file` part instead of url)", async () => {
     const fd = new FormData();
-    fd.set("file", new Blob([makePdf({ pages: 2 })], { type: "application/pdf" }), "two.pdf");
+    fd.set("file", new Blob([new Uint8Array(makePdf({ pages: 2 }))], { type: "application/pdf" }), "two.pdf");
     const r = await q.api("/v1/pdf/info", { body: fd });
     expect(r.status).toBe(200);
     expect(r.body.info.PageCount).toBe(2);
@@ -200,7 +200,7 @@ describe(`API spine (${process.env.QUIRE_TEST_PG_URL ? "PostgreSQL" : "PGlite"})
 
   it("uploads: POST /v1/file/upload (multipart) and /v1/file/upload/base64 give usable URLs", async () => {
     const fd = new FormData();
-    fd.set("file", new Blob([makePdf({ pages: 4 })]), "four.pdf");
+    fd.set("file", new Blob([new Uint8Array(makePdf({ pages: 4 }))]), "four.pdf");
     const up = await q.api("/v1/file/upload", { body: fd });
     expect(up.status).toBe(200);
     const info = await q.api("/v1/pdf/info", { json: { url: up.body.url } });

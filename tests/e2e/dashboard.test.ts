@@ -47,9 +47,9 @@ describe("dashboard (Chromium)", () => {
     await page.getByLabel("Email").fill(srv.email);
     await page.getByLabel("Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect.poll(() => page.locator("#sign-in-error").textContent()).toMatch(/wrong/i);
+    await expect.poll(() => page.locator("#sign-in-error").textContent(), { timeout: 15_000 }).toMatch(/wrong/i);
     await signIn(page, srv.url, srv.email, srv.password);
-    await expect.poll(() => page.getByTestId("balance").textContent()).toMatch(/\d/);
+    await expect.poll(() => page.getByTestId("balance").textContent(), { timeout: 15_000 }).toMatch(/\d/);
   });
 
   it("Split PDF from the form with an uploaded file shows the output list", async () => {
@@ -60,7 +60,7 @@ describe("dashboard (Chromium)", () => {
     await page.getByRole("button", { name: /^Run split pdf/i }).click();
     const list = page.getByTestId("url-list");
     await list.waitFor({ timeout: 60_000 });
-    await expect.poll(() => list.locator("li").count()).toBe(2);
+    await expect.poll(() => list.locator("li").count(), { timeout: 15_000 }).toBe(2);
     await shoot(page, "split-result");
   });
 
@@ -68,7 +68,7 @@ describe("dashboard (Chromium)", () => {
     screenshotOnFailure("validation");
     await page.goto(`${srv.url}/operations/pdf-split`);
     await page.getByRole("button", { name: /^Run split pdf/i }).click();
-    await expect.poll(() => page.getByText("url: give the URL of the source file").count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText("url: give the URL of the source file").count(), { timeout: 15_000 }).toBeGreaterThan(0);
   });
 
   it("PDF info shows the document info table", async () => {
@@ -87,14 +87,14 @@ describe("dashboard (Chromium)", () => {
     await page.goto(`${srv.url}/rules`);
     const editor = page.getByTestId("rules-textarea");
     await editor.fill("invoice, OR, invoice, /inv(oice/\nreceipt");
-    await expect.poll(() => page.getByTestId("rules-problems").textContent()).toMatch(/Line 1: Regex[\s\S]*Line 2: "receipt" has no keywords/);
+    await expect.poll(() => page.getByTestId("rules-problems").textContent(), { timeout: 15_000 }).toMatch(/Line 1: Regex[\s\S]*Line 2: "receipt" has no keywords/);
     expect(await page.locator("[data-error-line]").count()).toBe(2);
     await shoot(page, "rules-error");
     await editor.fill("invoice, OR, invoice, /inv(oice)?/i\nreceipt, AND, receipt, total");
     await page.getByTestId("rules-ok").waitFor();
     await page.getByLabel("Name").fill(`E2E rules ${Date.now()}`);
     await page.getByRole("button", { name: "Save rule set" }).click();
-    await expect.poll(() => page.getByTestId("rule-set-list").textContent()).toMatch(/E2E rules/);
+    await expect.poll(() => page.getByTestId("rule-set-list").textContent(), { timeout: 20_000 }).toMatch(/E2E rules/);
     await shoot(page, "rules-saved");
   });
 
@@ -140,7 +140,7 @@ describe("dashboard (Chromium)", () => {
     await row.waitFor();
     await row.getByRole("button", { name: `Revoke ${name}` }).click();
     await row.getByRole("button", { name: "Confirm revoke" }).click();
-    await expect.poll(() => row.textContent()).toMatch(/revoked/);
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toMatch(/revoked/);
     const res = await fetch(`${srv.url}/v1/account/credit/balance`, { headers: { "x-api-key": secret! } });
     expect(res.status).toBe(401);
   });

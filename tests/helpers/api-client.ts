@@ -4,7 +4,7 @@ import type { QuireServer } from "./quire-server";
 export async function uploadBytes(q: QuireServer, bytes: Uint8Array, name: string, contentType = "application/octet-stream") {
   const r = await q.api(`/v1/file/upload/get-presigned-url?name=${encodeURIComponent(name)}&contenttype=${encodeURIComponent(contentType)}`);
   if (r.status !== 200) throw new Error(`presign failed: ${JSON.stringify(r.body)}`);
-  const put = await fetch(r.body.presignedUrl, { method: "PUT", body: bytes, headers: { "content-type": contentType } });
+  const put = await fetch(r.body.presignedUrl, { method: "PUT", body: new Uint8Array(bytes), headers: { "content-type": contentType } });
   if (put.status !== 200) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
   return r.body.url as string;
 }

@@ -98,8 +98,12 @@ export function makeTablesPdf(pages: PageSpec[]): Buffer {
   }
 }
 
+/** PDF string body: Latin-1 characters above 0x7e as octal escapes (the content stream is written as UTF-8). */
 function esc(s: string): string {
-  return s.replace(/[^\x20-\xff]/g, "?").replace(/[\\()]/g, (c) => `\\${c}`);
+  return s
+    .replace(/[^\x20-\xff]/g, "?")
+    .replace(/[\\()]/g, (c) => `\\${c}`)
+    .replace(/[\x7f-\xff]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, "0")}`);
 }
 
 function textOp(t: TextSpec, pageH: number): string {

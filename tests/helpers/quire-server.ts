@@ -96,7 +96,7 @@ export async function startQuire(opts: { env?: Record<string, string>; dashboard
     const from = out.length;
     child = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/node-hooks.mjs", "lib/server/main.ts"], {
       cwd: ROOT,
-      env,
+      env: env as NodeJS.ProcessEnv,
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stdout!.on("data", (d) => (out += d));
@@ -144,7 +144,7 @@ export async function startQuire(opts: { env?: Record<string, string>; dashboard
       return new Promise((resolve) => {
         const c = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/node-hooks.mjs", "lib/server/cli.ts", ...args], {
           cwd: ROOT,
-          env: { ...env },
+          env: { ...env } as NodeJS.ProcessEnv,
         });
         let o = "";
         c.stdout.on("data", (d) => (o += d));

@@ -1,10 +1,11 @@
 import "server-only";
-import { eq } from "drizzle-orm";
-import { getDb } from "@/lib/db/client";
-import { upstreams } from "@/lib/db/schema";
 import { verifyUserPassword, findUserByEmail as findUserRow } from "@/lib/auth/users";
-import { getDashboardKey } from "@/lib/auth/api-keys";
-import { openSecret, sealSecret } from "@/lib/auth/secret-box";
+import {
+  clearRemoteUpstream,
+  getProxyTarget,
+  getRemoteUpstream as getRemote,
+  setRemoteUpstream,
+} from "@/lib/auth/upstream";
 
 /**
  * The dashboard's one doorway to the lead's server modules (users, keys, upstream, database).
@@ -41,37 +42,25 @@ export function engineBaseUrl(): string {
   return process.env.QUIRE_INTERNAL_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 }
 
-const SEAL_PURPOSE = "upstream-key";
-
-/** Where the proxy sends an account's calls, and with which key. */
+/** Where the proxy sends an account's calls, and with which key (lib/auth/upstream). */
 export async function getTarget(accountId: string): Promise<ProxyTarget> {
-  const db = await getDb();
-  const [row] = await db.select().from(upstreams).where(eq(upstreams.accountId, accountId)).limit(1);
-  if (row) return { baseUrl: row.baseUrl, apiKey: openSecret(row.apiKeyEncrypted, SEAL_PURPOSE), isRemote: true };
-  return { baseUrl: engineBaseUrl(), apiKey: await getDashboardKey(accountId), isRemote: false };
+  return getProxyTarget(accountId);
 }
 
 /** The remote upstream of an account (without its key), or null for Quire's own engine. */
 export async function getRemoteUpstream(accountId: string): Promise<{ baseUrl: string; keyHint: string } | null> {
-  const db = await getDb();
-  const [row] = await db.select().from(upstreams).where(eq(upstreams.accountId, accountId)).limit(1);
-  if (!row) return null;
-  const key = openSecret(row.apiKeyEncrypted, SEAL_PURPOSE);
-  return { baseUrl: row.baseUrl, keyHint: key.length > 8 ? `${key.slice(0, 4)}…${key.slice(-2)}` : "••••" };
+  return getRemote(accountId);
 }
 
-/** Points an account's dashboard at a remote service that speaks the same API (key sealed at rest). */
-export async function saveRemoteUpstream(accountId: string, baseUrl: string, apiKey: string): Promise<void> {
-  const db = await getDb();
-  const values = { accountId, baseUrl, apiKeyEncrypted: sealSecret(apiKey, SEAL_PURPOSE), updatedAt: new Date() };
-  await db
-    .insert(upstreams)
-    .values(values)
-    .onConflictDoUpdate({ target: upstreams.accountId, set: { baseUrl, apiKeyEncrypted: values.apiKeyEncrypted, updatedAt: values.updatedAt } });
+/**
+ * Tests a remote service with the credit-balance call through the egress guard (so nobody can
+ * point the proxy at an internal address), then stores it with the key sealed. Returns its balance.
+ */
+export async function saveRemoteUpstream(accountId: string, baseUrl: string, apiKey: string): Promise<number> {
+  return setRemoteUpstream(accountId, baseUrl, apiKey);
 }
 
 /** Back to Quire's own engine. */
 export async function removeRemoteUpstream(accountId: string): Promise<void> {
-  const db = await getDb();
-  await db.delete(upstreams).where(eq(upstreams.accountId, accountId));
+  await clearRemoteUpstream(accountId);
 }

@@ -296,6 +296,15 @@ export function pageBlocks(layout: Layout, pageIndex: number, skip: Set<number>)
 const TITLE_WORDS =
   /^(?:(?:your|the|this|our|tax|vat|gst|proforma|pro[- ]forma|final|original|copy|kopie|copie|duplicate|commercial|sales|payment|cash|credit|debit|official|simple|service|customer|retail|interim|summary|monthly|recurring|electronic|e-?)\s*)+$/i;
 
+/**
+ * A one-line block in large type (a letterhead name) continues with the block right under it
+ * (the address in smaller type). Returns that block, if any.
+ */
+export function blockBelow(blocks: HeadBlock[], b: HeadBlock, lh: number): HeadBlock | undefined {
+  if (b.lines.length !== 1) return undefined;
+  return blocks.find((o) => o !== b && Math.abs(o.x0 - b.x0) <= lh * 1.5 && o.y0 >= b.y1 - 1 && o.y0 - b.y1 < lh * 2.2);
+}
+
 export interface VendorCandidate {
   name: string;
   box: Box;
@@ -400,14 +409,16 @@ export function vendorCandidates(
     const ratio = size / Math.max(1, context.medianFont);
     if (ratio > 1.15) ((base += ratio > 1.6 ? 3 : 2), why.push("large"));
     if (line.seg?.bold) ((base += 0.5), why.push("bold"));
-    const rest = b.lines.slice(idx + 1).map((l) => l.text);
+    const below = blockBelow(blocks, b, layout.lineHeight);
+    const rest = [...b.lines.slice(idx + 1), ...(below?.lines ?? [])].map((l) => l.text);
     if (rest.some((t) => isAddressLine(t))) ((base += 1.5), why.push("address"));
     if (rest.some((t) => EMAIL_RE.test(t) || /\b(?:tel|phone|fax|www)\b/i.test(t))) ((base += 1), why.push("contact"));
     if (rest.some((t) => TAX_ID_ONE.test(t) || LEGAL_RE.test(fold(t)))) ((base += 1.5), why.push("tax id"));
     if (rest.some((t) => /\biban\b/i.test(t))) ((base += 1), why.push("bank"));
     if (b.y0 <= topMost + 1) ((base += 1), why.push("top"));
-    if (b.lines.length === 1 && base < 1.5) base -= 1;
-    score(name, line.box, base, why, b);
+    if (b.lines.length === 1 && !below && base < 1.5) base -= 1;
+    const merged: HeadBlock = below ? { ...b, lines: [...b.lines, ...below.lines], segIds: new Set([...b.segIds, ...below.segIds]), y1: below.y1 } : b;
+    score(name, line.box, base, why, merged);
   }
   // 2. "Vendor Invoice" titles ("Amazon Web Services Invoice").
   for (const row of first.rows.slice(0, 12)) {

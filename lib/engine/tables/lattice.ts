@@ -21,6 +21,8 @@ export interface LatticeTable {
   used: Set<Word>;
   /** The words of each non-empty (possibly merged) cell. */
   cellWords: Word[][];
+  /** Merged cells, in the kept grid's coordinates. */
+  spans: { row: number; col: number; rowSpan: number; colSpan: number }[];
 }
 
 const TOL = 2;
@@ -207,7 +209,27 @@ function buildGrid(hs: { x0: number; y0: number; x1: number; y1: number }[], vs:
   const keptYs = [ys[0], ...ys.slice(1).filter((_, r) => keepRow[r])];
   if (rows.length === 0 || rows[0].length === 0) return null;
   if (used.size === 0) return null;
-  return { x0, y0, x1, y1, xs: keptXs, ys: keptYs, rows, used, cellWords: [...cellWords.values()] };
+  // Spans of merged cells, mapped to the kept rows and columns.
+  const rowMap: number[] = [];
+  const colMap: number[] = [];
+  keepRow.reduce((n, k, i) => ((rowMap[i] = k ? n : -1), k ? n + 1 : n), 0);
+  keepCol.reduce((n, k, i) => ((colMap[i] = k ? n : -1), k ? n + 1 : n), 0);
+  const extent = new Map<number, { r0: number; c0: number; r1: number; c1: number }>();
+  for (let r = 0; r < nRows; r++) {
+    for (let c = 0; c < nCols; c++) {
+      if (rowMap[r] < 0 || colMap[c] < 0) continue;
+      const root = find(idx(r, c));
+      const e = extent.get(root);
+      const rr = rowMap[r];
+      const cc = colMap[c];
+      if (!e) extent.set(root, { r0: rr, c0: cc, r1: rr, c1: cc });
+      else (e.r0 = Math.min(e.r0, rr)), (e.c0 = Math.min(e.c0, cc)), (e.r1 = Math.max(e.r1, rr)), (e.c1 = Math.max(e.c1, cc));
+    }
+  }
+  const spans = [...extent.values()]
+    .filter((e) => e.r1 > e.r0 || e.c1 > e.c0)
+    .map((e) => ({ row: e.r0, col: e.c0, rowSpan: e.r1 - e.r0 + 1, colSpan: e.c1 - e.c0 + 1 }));
+  return { x0, y0, x1, y1, xs: keptXs, ys: keptYs, rows, used, cellWords: [...cellWords.values()], spans };
 }
 
 function upperBound(a: number[], x: number): number {

@@ -42,6 +42,8 @@ export function analysePage(
           source: "borders",
           rows: t.rows,
           columnEdges: t.xs,
+          rowEdges: t.ys,
+          spans: t.spans,
           pages: [page.index],
         },
       });
@@ -230,7 +232,7 @@ function streamTable(page: number, lines: TextLine[], rules: Rule[], opts: Table
   const cols = columns.filter((_, c) => used[c]);
   const grid = cells.map((r) => r.filter((_, c) => used[c]));
   const mode = opts.mode ?? "ContentGroupsAndBorders";
-  const rows = groupRows(lines, grid, {
+  const { rows, rowLines } = groupRows(lines, grid, {
     grouping: opts.lineGrouping ?? "None",
     unwrap: opts.unwrap === true,
     autoJoin: mode === "ContentGroupsAI" && (opts.lineGrouping ?? "None") === "None",
@@ -241,5 +243,12 @@ function streamTable(page: number, lines: TextLine[], rules: Rule[], opts: Table
   const edges = [cols[0].x0];
   for (let i = 1; i < cols.length; i++) edges.push((cols[i - 1].x1 + cols[i].x0) / 2);
   edges.push(cols[cols.length - 1].x1);
-  return { page, ...box, source: "content", rows, columnEdges: edges, pages: [page] };
+  const rowEdges = [box.y0];
+  for (let r = 1; r < rowLines.length; r++) {
+    const above = lines[rowLines[r - 1][rowLines[r - 1].length - 1]];
+    const below = lines[rowLines[r][0]];
+    rowEdges.push((above.y1 + below.y0) / 2);
+  }
+  rowEdges.push(box.y1);
+  return { page, ...box, source: "content", rows, columnEdges: edges, rowEdges, spans: [], pages: [page] };
 }

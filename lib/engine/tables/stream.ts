@@ -170,15 +170,15 @@ export interface GroupOptions {
  * JoinOrphanedRows: a line with one filled cell joins the row above unless a rule or a gap
  * separates them. A horizontal rule always starts a new row.
  */
-export function groupRows(lines: TextLine[], cells: string[][], opts: GroupOptions): string[][] {
-  if (lines.length === 0) return [];
+export function groupRows(lines: TextLine[], cells: string[][], opts: GroupOptions): { rows: string[][]; rowLines: number[][] } {
+  if (lines.length === 0) return { rows: [], rowLines: [] };
   const grouping = opts.grouping;
   const x0 = Math.min(...lines.map((l) => l.x0));
   const x1 = Math.max(...lines.map((l) => l.x1));
   if (grouping === "None") {
     const bands = ruleBands(lines, opts.rules, x0, x1);
     if (bands) return joinBands(cells, bands, opts.unwrap ? " " : "\n");
-    if (!opts.autoJoin) return cells.map((r) => [...r]);
+    if (!opts.autoJoin) return { rows: cells.map((r) => [...r]), rowLines: cells.map((_, i) => [i]) };
   }
   const gaps: number[] = [];
   for (let i = 1; i < lines.length; i++) gaps.push(lines[i].y0 - lines[i - 1].y1);
@@ -188,6 +188,7 @@ export function groupRows(lines: TextLine[], cells: string[][], opts: GroupOptio
   const sep = grouping === "GroupByRows" ? (opts.unwrap ? " " : "\n") : grouping === "GroupByColumns" ? "\n" : " ";
 
   const rows: string[][] = [[...cells[0]]];
+  const rowLines: number[][] = [[0]];
   let prevFilled = filled(cells[0]);
   for (let i = 1; i < lines.length; i++) {
     const row = cells[i];
@@ -219,12 +220,14 @@ export function groupRows(lines: TextLine[], cells: string[][], opts: GroupOptio
         if (t !== "") target[c] = target[c] === "" ? t : target[c] + sep + t;
       });
       prevFilled = filled(target);
+      rowLines[rowLines.length - 1].push(i);
     } else {
       rows.push([...row]);
+      rowLines.push([i]);
       prevFilled = f;
     }
   }
-  return rows;
+  return { rows, rowLines };
 }
 
 /**
@@ -245,18 +248,20 @@ function ruleBands(lines: TextLine[], rules: Rule[], x0: number, x1: number): nu
   return band;
 }
 
-function joinBands(cells: string[][], band: number[], sep: string): string[][] {
+function joinBands(cells: string[][], band: number[], sep: string): { rows: string[][]; rowLines: number[][] } {
   const rows: string[][] = [];
+  const rowLines: number[][] = [];
   cells.forEach((row, i) => {
-    if (i === 0 || band[i] !== band[i - 1]) rows.push([...row]);
+    if (i === 0 || band[i] !== band[i - 1]) (rows.push([...row]), rowLines.push([i]));
     else {
+      rowLines[rowLines.length - 1].push(i);
       const target = rows[rows.length - 1];
       row.forEach((t, c) => {
         if (t !== "") target[c] = target[c] === "" ? t : target[c] + sep + t;
       });
     }
   });
-  return rows;
+  return { rows, rowLines };
 }
 
 function filled(row: string[]): number[] {

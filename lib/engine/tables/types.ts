@@ -62,6 +62,10 @@ export interface Table {
   rows: string[][];
   /** Column edges (length = columns + 1), used to join tables continued on the next page. */
   columnEdges: number[];
+  /** Row edges (length = rows + 1) on the table's first page; rows joined from later pages are not covered. */
+  rowEdges: number[];
+  /** Merged cells (bordered tables): top-left cell and its span. */
+  spans: { row: number; col: number; rowSpan: number; colSpan: number }[];
   /** Pages the table spans (after joining continued tables). */
   pages: number[];
 }

@@ -290,7 +290,9 @@ function collectGraphics(
     if (filled && w * h > pageArea * 0.6) return; // a page background
     if (filled && h <= THIN && w > h) addSegment(x0, (y0 + y1) / 2, x1, (y0 + y1) / 2);
     else if (filled && w <= THIN && h > w) addSegment((x0 + x1) / 2, y0, (x0 + x1) / 2, y1);
-    else {
+    else if (filled && (w < 12 || h < 6)) {
+      // Small filled shapes (bullets, glyphs drawn as vectors, chart bars' dots) are not borders.
+    } else {
       addSegment(x0, y0, x1, y0);
       addSegment(x0, y1, x1, y1);
       addSegment(x0, y0, x0, y1);

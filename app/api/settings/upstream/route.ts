@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isApiError } from "@/lib/api/errors";
 import { jsonError, withSession } from "@/lib/dashboard/server/route";
 import { getRemoteUpstream, removeRemoteUpstream, saveRemoteUpstream } from "@/lib/dashboard/server/backend";
 
@@ -18,18 +19,12 @@ export const PUT = withSession(async (req, user) => {
   const parsed = bodySchema.safeParse(await req.json().catch(() => null));
   if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid body");
   const baseUrl = parsed.data.baseUrl.replace(/\/+$/, "");
-  let res: Response;
   try {
-    res = await fetch(`${baseUrl}/v1/account/credit/balance`, { headers: { "x-api-key": parsed.data.apiKey }, signal: AbortSignal.timeout(10_000), cache: "no-store" });
-  } catch {
-    return jsonError(400, `Could not reach ${baseUrl}.`);
+    const remainingCredits = await saveRemoteUpstream(user.accountId, baseUrl, parsed.data.apiKey);
+    return Response.json({ ok: true, remainingCredits });
+  } catch (e) {
+    return jsonError(isApiError(e) ? e.status : 500, isApiError(e) ? e.message : "Could not check the remote service.");
   }
-  const body = (await res.json().catch(() => null)) as { remainingCredits?: unknown; message?: string } | null;
-  if (!res.ok || typeof body?.remainingCredits !== "number") {
-    return jsonError(400, `The remote service refused the key (${res.status}${body?.message ? `: ${body.message}` : ""}).`);
-  }
-  await saveRemoteUpstream(user.accountId, baseUrl, parsed.data.apiKey);
-  return Response.json({ ok: true, remainingCredits: body.remainingCredits });
 });
 
 /** Back to Quire's own engine. */

@@ -31,14 +31,16 @@ export function findEmbeddedEInvoice(doc: mupdf.PDFDocument, customFields: strin
       // Parameters are optional.
     }
     if (!/\.xml$/i.test(name) && !/xml/i.test(mime)) continue;
-    let bytes: Uint8Array | null = null;
+    let text: string;
     try {
-      bytes = doc.getEmbeddedFileContents(spec);
+      const buf = doc.getEmbeddedFileContents(spec);
+      if (!buf || buf.getLength() === 0 || buf.getLength() > MAX_XML_BYTES) continue;
+      // Copied out of WASM memory before decoding (a later allocation may move it).
+      text = new TextDecoder("utf-8").decode(buf.asUint8Array().slice());
+      buf.destroy();
     } catch {
       continue;
     }
-    if (!bytes || bytes.length === 0 || bytes.length > MAX_XML_BYTES) continue;
-    const text = new TextDecoder("utf-8").decode(bytes);
     try {
       const result = readEInvoice(text, customFields);
       if (result) return { ...result, fileName: name };

@@ -1,0 +1,498 @@
+import "server-only";
+import * as mupdf from "mupdf";
+import sharp from "sharp";
+import { analysePage } from "@/lib/engine/tables/page-tables";
+import type { Area } from "@/lib/engine/tables/extract-tables";
+import type { Segment, Table, TableOptions } from "@/lib/engine/tables/types";
+import { groupLines, type TextLine } from "@/lib/engine/tables/lines";
+import { extractPageImages } from "@/lib/engine/text/images";
+import type { PageText, Word } from "@/lib/engine/text/types";
+
+/**
+ * PDF (or scan/image) pages → one HTML document.
+ *
+ * Positioned mode (default) reproduces each page: a box of OutputPageWidth pixels (height by the
+ * page's ratio) holding the page drawn *without its text* as a background image (vector art,
+ * images, scans), and every word as an absolutely positioned span with its font family, size,
+ * weight, style and colour. Detected tables become <table> elements at their place, their
+ * words positioned inside the cells. OCR words (scans) are transparent text over the page image,
+ * so the page looks like the scan and its text can be selected and searched.
+ *
+ * simple: text flow without absolute positioning (headings, paragraphs, tables, images in
+ * reading order). columns: like simple, but text columns of the page stay side by side.
+ */
+export interface HtmlOptions {
+  simple?: boolean;
+  columns?: boolean;
+  /** Default true: images as JPEG at display resolution; false keeps PNG at full resolution. */
+  optimizeImages?: boolean;
+  /** Page width in CSS pixels (default 1024). */
+  pageWidth?: number;
+  /** CSS appended to the document's style sheet. */
+  additionalCss?: string;
+  /** 0 = no images, 1 = embedded data: URIs (default), 2 = separate files (returned in `images`). */
+  saveImages?: number;
+  table?: TableOptions;
+  area?: Area;
+  title?: string;
+}
+
+export interface HtmlResult {
+  html: string;
+  /** Image files referenced by name when saveImages is 2. */
+  images: { name: string; bytes: Buffer; contentType: string }[];
+}
+
+/** A source of page pictures: a PDF document, or the decoded image pages of an image file. */
+export type PageSource =
+  | { kind: "pdf"; doc: mupdf.Document }
+  | { kind: "image"; bytes: Uint8Array; pageCount: number };
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const px = (n: number) => `${Math.round(n * 100) / 100}px`;
+
+/** CSS font stack for a PDF font name. */
+export function fontStack(name: string): string {
+  const n = name.toLowerCase();
+  if (/courier|mono|consol|typewriter|fixed|menlo/.test(n)) return "'Courier New', Courier, monospace";
+  if (/times|serif|georgia|garamond|cambria|minion|palatino|book|roman|century/.test(n) && !/sans/.test(n)) {
+    return "'Times New Roman', Times, serif";
+  }
+  return "Arial, Helvetica, sans-serif";
+}
+
+const hex = (c: number) => `#${c.toString(16).padStart(6, "0")}`;
+
+function wordStyle(w: Word, s: number): string {
+  const parts = [`font-family:${fontStack(w.fontName)}`, `font-size:${px(w.fontSize * s)}`];
+  if (w.bold) parts.push("font-weight:bold");
+  if (w.italic) parts.push("font-style:italic");
+  if (w.ocr) parts.push("color:transparent");
+  else if (w.color !== 0) parts.push(`color:${hex(w.color)}`);
+  return parts.join(";");
+}
+
+/** Builds the HTML for pages already read (see getPageTexts). */
+export async function pagesToHtml(pages: PageText[], source: PageSource, opts: HtmlOptions = {}): Promise<HtmlResult> {
+  const images: HtmlResult["images"] = [];
+  const flow = opts.simple === true || opts.columns === true;
+  const width = opts.pageWidth ?? 1024;
+  const body: string[] = [];
+  for (const page of pages) {
+    const segments = analysePage(page, opts.table ?? {}, opts.area);
+    body.push(flow ? await flowPage(page, segments, source, opts, images) : await positionedPage(page, segments, source, opts, width, images));
+  }
+  const css = [
+    "body{margin:0;padding:16px;background:#e5e5e5;font-family:Arial,Helvetica,sans-serif}",
+    ".page{position:relative;overflow:hidden;background:#fff;margin:0 auto 16px auto;box-shadow:0 1px 4px rgba(0,0,0,.3)}",
+    ".page>img.bg{position:absolute;left:0;top:0;width:100%;height:100%;user-select:none}",
+    ".page span.w{position:absolute;white-space:pre;line-height:1;transform-origin:0 0}",
+    ".page table.t{position:absolute;border-collapse:collapse;table-layout:fixed;border-spacing:0}",
+    ".page table.t td{position:relative;padding:0;vertical-align:top;overflow:visible}",
+    ".flow{background:#fff;max-width:900px;margin:0 auto 16px auto;padding:24px 32px;box-shadow:0 1px 4px rgba(0,0,0,.3)}",
+    ".flow table{border-collapse:collapse;margin:8px 0}.flow td,.flow th{border:1px solid #999;padding:2px 6px;vertical-align:top}",
+    ".flow .cols{display:flex;gap:24px;align-items:flex-start}.flow .cols>div{flex:1 1 0;min-width:0}",
+    ".flow img{max-width:100%}",
+  ].join("\n");
+  const html =
+    `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${esc(opts.title ?? "Document")}</title>\n` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">\n` +
+    `<style>\n${css}\n${(opts.additionalCss ?? "").replace(/<\/style/gi, "<\\/style")}\n</style></head>\n<body>\n${body.join("\n")}\n</body></html>\n`;
+  return { html, images };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Positioned pages
+
+async function positionedPage(
+  page: PageText,
+  segments: Segment[],
+  source: PageSource,
+  opts: HtmlOptions,
+  width: number,
+  images: HtmlResult["images"],
+): Promise<string> {
+  const s = width / page.width;
+  const height = page.height * s;
+  const out: string[] = [`<div class="page" id="page${page.index}" style="width:${px(width)};height:${px(height)}">`];
+  if ((opts.saveImages ?? 1) !== 0) {
+    const bg = await background(page, source, width, height, opts);
+    if (bg) out.push(`<img class="bg" alt="" src="${imageRef(bg, `page${page.index}-background`, images, opts)}">`);
+  }
+  const tables = segments.flatMap((x) => (x.kind === "table" ? [x.table] : []));
+  const inTable = new Set<Word>();
+  for (const t of tables) out.push(positionedTable(t, page.words, s, inTable));
+  const inArea = (w: Word) =>
+    !opts.area || within((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, opts.area);
+  for (const w of page.words) {
+    if (inTable.has(w) || !inArea(w)) continue;
+    out.push(span(w, s, w.x0 * s, w.y0 * s));
+  }
+  out.push("</div>");
+  return out.join("\n");
+}
+
+function within(x: number, y: number, a: Area): boolean {
+  return x >= a.x && x <= a.x + a.width && y >= a.y && y <= a.y + a.height;
+}
+
+function span(w: Word, s: number, left: number, top: number): string {
+  // The span's box is the word's box: top at the ascender, height to the descender. The browser's
+  // font is not the PDF's: a horizontal scale makes the word exactly as wide as in the PDF.
+  const h = Math.max(1, (w.y1 - w.y0) * s);
+  const natural = measureText(w.text, fontStack(w.fontName), w.bold, w.italic) * w.fontSize * s;
+  const k = natural > 0 ? Math.min(2, Math.max(0.5, ((w.x1 - w.x0) * s) / natural)) : 1;
+  const scale = Math.abs(k - 1) > 0.01 ? `;transform:scaleX(${k.toFixed(3)})` : "";
+  return `<span class="w" style="left:${px(left)};top:${px(top)};height:${px(h)};line-height:${px(h)};${wordStyle(w, s)}${scale}">${esc(w.text)}</span>`;
+}
+
+const metricFonts = new Map<string, { font: mupdf.Font; widths: Map<string, number> }>();
+
+/**
+ * Width in em of text in the CSS fallback font, from the metric-compatible base-14 fonts
+ * (Arial ≈ Helvetica, Times New Roman ≈ Times, Courier New ≈ Courier).
+ */
+export function measureText(text: string, stack: string, bold: boolean, italic: boolean): number {
+  const family = stack.startsWith("'Courier") ? "Courier" : stack.startsWith("'Times") ? "Times" : "Helvetica";
+  let style: string;
+  if (family === "Times") style = bold && italic ? "-BoldItalic" : bold ? "-Bold" : italic ? "-Italic" : "-Roman";
+  else style = bold && italic ? "-BoldOblique" : bold ? "-Bold" : italic ? "-Oblique" : "";
+  const name = family + style;
+  let entry = metricFonts.get(name);
+  if (!entry) {
+    entry = { font: new mupdf.Font(name), widths: new Map() };
+    metricFonts.set(name, entry);
+  }
+  let total = 0;
+  for (const ch of text) {
+    let w = entry.widths.get(ch);
+    if (w === undefined) {
+      const gid = entry.font.encodeCharacter(ch.codePointAt(0) ?? 32);
+      w = gid > 0 ? entry.font.advanceGlyph(gid, 0) : 0.55;
+      entry.widths.set(ch, w);
+    }
+    total += w;
+  }
+  return total;
+}
+
+/** A <table> at the table's place; its words keep their exact position inside their cell. */
+function positionedTable(t: Table, words: Word[], s: number, used: Set<Word>): string {
+  const xs = t.columnEdges;
+  const ys = t.rowEdges.length === t.rows.length + 1 ? t.rowEdges : evenEdges(t.y0, t.y1, t.rows.length);
+  const nCols = xs.length - 1;
+  const nRows = ys.length - 1;
+  const spanAt = new Map(t.spans.map((sp) => [`${sp.row},${sp.col}`, sp]));
+  const covered = new Set<string>();
+  for (const sp of t.spans) {
+    for (let r = sp.row; r < sp.row + sp.rowSpan; r++) {
+      for (let c = sp.col; c < sp.col + sp.colSpan; c++) if (r !== sp.row || c !== sp.col) covered.add(`${r},${c}`);
+    }
+  }
+  // Words by cell (merged cells: their top-left cell).
+  const cellWords = new Map<string, Word[]>();
+  for (const w of words) {
+    const cx = (w.x0 + w.x1) / 2;
+    const cy = (w.y0 + w.y1) / 2;
+    if (cx < xs[0] || cx > xs[nCols] || cy < ys[0] || cy > ys[nRows]) continue;
+    let c = xs.findIndex((x, i) => i < nCols && cx >= x && cx <= xs[i + 1]);
+    let r = ys.findIndex((y, i) => i < nRows && cy >= y && cy <= ys[i + 1]);
+    if (c < 0 || r < 0) continue;
+    for (const sp of t.spans) {
+      if (r >= sp.row && r < sp.row + sp.rowSpan && c >= sp.col && c < sp.col + sp.colSpan) (r = sp.row), (c = sp.col);
+    }
+    const key = `${r},${c}`;
+    const list = cellWords.get(key) ?? [];
+    list.push(w);
+    cellWords.set(key, list);
+    used.add(w);
+  }
+  const out: string[] = [
+    `<table class="t" style="left:${px(xs[0] * s)};top:${px(ys[0] * s)};width:${px((xs[nCols] - xs[0]) * s)}">`,
+    "<colgroup>" + xs.slice(0, -1).map((x, i) => `<col style="width:${px((xs[i + 1] - x) * s)}">`).join("") + "</colgroup>",
+  ];
+  for (let r = 0; r < nRows; r++) {
+    out.push(`<tr style="height:${px((ys[r + 1] - ys[r]) * s)}">`);
+    for (let c = 0; c < nCols; c++) {
+      const key = `${r},${c}`;
+      if (covered.has(key)) continue;
+      const sp = spanAt.get(key);
+      const attrs = sp ? `${sp.colSpan > 1 ? ` colspan="${sp.colSpan}"` : ""}${sp.rowSpan > 1 ? ` rowspan="${sp.rowSpan}"` : ""}` : "";
+      const inner = (cellWords.get(key) ?? []).map((w) => span(w, s, (w.x0 - xs[c]) * s, (w.y0 - ys[r]) * s)).join("");
+      out.push(`<td${attrs}>${inner}</td>`);
+    }
+    out.push("</tr>");
+  }
+  out.push("</table>");
+  return out.join("");
+}
+
+function evenEdges(a: number, b: number, n: number): number[] {
+  return Array.from({ length: n + 1 }, (_, i) => a + ((b - a) * i) / Math.max(1, n));
+}
+
+/**
+ * The page drawn without its text (so the text spans are the only text), as an image of the
+ * output size. Null when that drawing is blank (a text-only page needs no background).
+ */
+async function background(page: PageText, source: PageSource, width: number, height: number, opts: HtmlOptions): Promise<{ bytes: Buffer; type: string } | null> {
+  // Full resolution when OptimizeImages is false: 2× the display size, capped; else display size.
+  const scaleUp = opts.optimizeImages === false ? 2 : 1;
+  const w = Math.min(Math.round(width * scaleUp), 4096);
+  const h = Math.max(1, Math.round((height * w) / width));
+  let raw: { data: Uint8Array; width: number; height: number; channels: 3 } | null = null;
+  if (source.kind === "pdf") {
+    const p = source.doc.loadPage(page.index);
+    try {
+      const [bx0, by0, bx1, by1] = p.getBounds();
+      const sx = w / (bx1 - bx0);
+      const sy = h / (by1 - by0);
+      const pix = drawWithoutText(p, mupdf.Matrix.scale(sx, sy));
+      try {
+        raw = { data: new Uint8Array(pix.getPixels()), width: pix.getWidth(), height: pix.getHeight(), channels: 3 };
+        if (pix.getStride() !== pix.getWidth() * 3) raw = repack(pix);
+      } finally {
+        pix.destroy();
+      }
+    } finally {
+      p.destroy();
+    }
+    if (isBlank(raw.data)) return null;
+  } else {
+    const data = await sharp(source.bytes, { limitInputPixels: 200_000_000, ...(source.pageCount > 1 ? { page: page.index } : {}) })
+      .rotate()
+      .flatten({ background: "#ffffff" })
+      .resize(w, h, { fit: "fill" })
+      .removeAlpha()
+      .raw()
+      .toBuffer();
+    raw = { data: new Uint8Array(data), width: w, height: h, channels: 3 };
+  }
+  const img = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 3 } });
+  if (opts.optimizeImages === false) return { bytes: await img.png().toBuffer(), type: "image/png" };
+  return { bytes: await img.jpeg({ quality: 80, mozjpeg: true }).toBuffer(), type: "image/jpeg" };
+}
+
+function repack(pix: mupdf.Pixmap): { data: Uint8Array; width: number; height: number; channels: 3 } {
+  const w = pix.getWidth();
+  const h = pix.getHeight();
+  const n = pix.getNumberOfComponents() + (pix.getAlpha() ? 1 : 0);
+  const stride = pix.getStride();
+  const src = pix.getPixels();
+  const data = new Uint8Array(w * h * 3);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) for (let k = 0; k < 3; k++) data[(y * w + x) * 3 + k] = src[y * stride + x * n + k];
+  return { data, width: w, height: h, channels: 3 };
+}
+
+function isBlank(data: Uint8Array): boolean {
+  for (let i = 0; i < data.length; i += 7) if (data[i] < 250) return false;
+  return true;
+}
+
+/** Renders a page without text objects (same filter as OCR's TextFromImagesOnly). */
+function drawWithoutText(page: mupdf.Page, matrix: mupdf.Matrix): mupdf.Pixmap {
+  const bounds = mupdf.Rect.transform(page.getBounds(), matrix);
+  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [Math.floor(bounds[0]), Math.floor(bounds[1]), Math.ceil(bounds[2]), Math.ceil(bounds[3])], false);
+  pix.clear(255);
+  const draw = new mupdf.DrawDevice(matrix, pix);
+  type C = mupdf.Color;
+  const filter = new mupdf.Device({
+    fillPath: (p, eo, ctm, c, color, a) => (draw.fillPath(p, eo, ctm, c, color as C, a), p.destroy(), c.destroy()),
+    strokePath: (p, st, ctm, c, color, a) => (draw.strokePath(p, st, ctm, c, color as C, a), p.destroy(), st.destroy(), c.destroy()),
+    clipPath: (p, eo, ctm) => (draw.clipPath(p, eo, ctm), p.destroy()),
+    clipStrokePath: (p, st, ctm) => (draw.clipStrokePath(p, st, ctm), p.destroy(), st.destroy()),
+    clipText: (t, ctm) => (draw.clipText(t, ctm), t.destroy()),
+    clipStrokeText: (t, st, ctm) => (draw.clipStrokeText(t, st, ctm), t.destroy(), st.destroy()),
+    fillText: (t, _ctm, c) => (t.destroy(), c.destroy()),
+    strokeText: (t, st, _ctm, c) => (t.destroy(), st.destroy(), c.destroy()),
+    ignoreText: (t) => t.destroy(),
+    fillShade: (sh, ctm, a) => draw.fillShade(sh, ctm, a),
+    fillImage: (img, ctm, a) => (draw.fillImage(img, ctm, a), img.destroy()),
+    fillImageMask: (img, ctm, c, color, a) => (draw.fillImageMask(img, ctm, c, color as C, a), img.destroy(), c.destroy()),
+    clipImageMask: (img, ctm) => (draw.clipImageMask(img, ctm), img.destroy()),
+    popClip: () => draw.popClip(),
+    beginMask: (area, lum, c, color) => (draw.beginMask(area, lum, c, color as C), c.destroy()),
+    endMask: () => draw.endMask(),
+    beginGroup: (area, c, iso, ko, bm, a) => draw.beginGroup(area, c, iso, ko, bm, a),
+    endGroup: () => draw.endGroup(),
+    beginTile: (area, view, xs, ys, ctm, id, docId) => draw.beginTile(area, view, xs, ys, ctm, id, docId),
+    endTile: () => draw.endTile(),
+    beginLayer: (name) => draw.beginLayer(name),
+    endLayer: () => draw.endLayer(),
+  });
+  try {
+    page.run(filter, mupdf.Matrix.identity);
+    filter.close();
+    draw.close();
+  } finally {
+    filter.destroy();
+    draw.destroy();
+  }
+  return pix;
+}
+
+function imageRef(img: { bytes: Buffer; type: string }, base: string, images: HtmlResult["images"], opts: HtmlOptions): string {
+  if ((opts.saveImages ?? 1) === 2) {
+    const name = `${base}.${img.type === "image/png" ? "png" : "jpg"}`;
+    images.push({ name, bytes: img.bytes, contentType: img.type });
+    return esc(name);
+  }
+  return `data:${img.type};base64,${img.bytes.toString("base64")}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Flow pages (simple / columns)
+
+async function flowPage(
+  page: PageText,
+  segments: Segment[],
+  source: PageSource,
+  opts: HtmlOptions,
+  images: HtmlResult["images"],
+): Promise<string> {
+  const out: string[] = [`<div class="flow" id="page${page.index}">`];
+  const items: { y: number; x: number; html: string }[] = [];
+  // Images in reading order (PDF sources only; a scan's page image is not repeated in flow).
+  if (source.kind === "pdf" && (opts.saveImages ?? 1) !== 0) {
+    const pageImages = extractPageImages(source.doc, page.index);
+    for (const [n, im] of pageImages.entries()) {
+      if (opts.area && !within((im.x0 + im.x1) / 2, (im.y0 + im.y1) / 2, opts.area)) continue;
+      let bytes = im.png;
+      let type = "image/png";
+      const displayW = Math.max(1, Math.round((im.x1 - im.x0) * 1.5));
+      if (opts.optimizeImages !== false) {
+        bytes = await sharp(im.png).resize({ width: Math.min(im.width, displayW), withoutEnlargement: true }).flatten({ background: "#ffffff" }).jpeg({ quality: 80 }).toBuffer();
+        type = "image/jpeg";
+      }
+      const src = imageRef({ bytes, type }, `page${page.index}-image${n + 1}`, images, opts);
+      items.push({ y: im.y0, x: im.x0, html: `<p><img alt="" src="${src}" style="width:${px((im.x1 - im.x0) * 1.33)}"></p>` });
+    }
+  }
+  const textLines: TextLine[] = [];
+  for (const seg of segments) {
+    if (seg.kind === "table") items.push({ y: seg.table.y0, x: seg.table.x0, html: flowTable(seg.table) });
+  }
+  // Words not in tables, as lines.
+  const tables = segments.flatMap((x) => (x.kind === "table" ? [x.table] : []));
+  const free = page.words.filter(
+    (w) =>
+      (!opts.area || within((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, opts.area)) &&
+      !tables.some((t) => t.page === page.index && within((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, { x: t.x0 - 1, y: t.y0 - 1, width: t.x1 - t.x0 + 2, height: t.y1 - t.y0 + 2 })),
+  );
+  const columns = opts.columns ? splitColumns(free, page.width) : [free];
+  if (columns.length > 1) {
+    // Text columns side by side; tables and images keep their place above/below.
+    const colHtml = columns.map((ws) => `<div>${paragraphs(groupLines(ws)).join("\n")}</div>`);
+    const top = Math.min(...free.map((w) => w.y0));
+    items.push({ y: top, x: 0, html: `<div class="cols">${colHtml.join("\n")}</div>` });
+  } else {
+    textLines.push(...groupLines(free));
+    for (const block of blocks(textLines)) items.push({ y: block[0].y0, x: block[0].x0, html: paragraphs([...block]).join("\n") });
+  }
+  items.sort((a, b) => a.y - b.y || a.x - b.x);
+  out.push(...items.map((i) => i.html));
+  out.push("</div>");
+  return out.join("\n");
+}
+
+/** Lines cut into blocks at paragraph gaps. */
+function blocks(lines: TextLine[]): TextLine[][] {
+  const out: TextLine[][] = [];
+  for (const l of lines) {
+    const cur = out[out.length - 1];
+    const prev = cur?.[cur.length - 1];
+    if (prev && l.y0 - prev.y1 <= 0.6 * Math.max(l.fontSize, prev.fontSize) && Math.abs(l.fontSize - prev.fontSize) < 1.5) cur.push(l);
+    else out.push([l]);
+  }
+  return out;
+}
+
+/** Paragraphs (<p>, or <h1>/<h2> for large text) of consecutive lines; inline bold/italic/colour. */
+function paragraphs(lines: TextLine[]): string[] {
+  const out: string[] = [];
+  const sizes = lines.map((l) => l.fontSize).sort((a, b) => a - b);
+  const body = sizes[sizes.length >> 1] ?? 10;
+  for (const block of blocks(lines)) {
+    const size = block[0].fontSize;
+    const tag = size >= body * 1.6 ? "h1" : size >= body * 1.25 ? "h2" : "p";
+    const text = block.map((l) => inline(l.words)).join(tag === "p" ? " " : " ");
+    out.push(`<${tag}>${text}</${tag}>`);
+  }
+  return out;
+}
+
+function inline(words: Word[]): string {
+  const ordered = [...words].sort((a, b) => a.x0 - b.x0);
+  return ordered
+    .map((w) => {
+      let t = esc(w.text);
+      if (w.bold) t = `<b>${t}</b>`;
+      if (w.italic) t = `<i>${t}</i>`;
+      if (!w.ocr && w.color !== 0) t = `<span style="color:${hex(w.color)}">${t}</span>`;
+      return t;
+    })
+    .join(" ");
+}
+
+function flowTable(t: Table): string {
+  const covered = new Set<string>();
+  const spanAt = new Map(t.spans.map((sp) => [`${sp.row},${sp.col}`, sp]));
+  for (const sp of t.spans) {
+    for (let r = sp.row; r < sp.row + sp.rowSpan; r++) for (let c = sp.col; c < sp.col + sp.colSpan; c++) if (r !== sp.row || c !== sp.col) covered.add(`${r},${c}`);
+  }
+  const rows = t.rows.map((row, r) => {
+    const cells = row
+      .map((text, c) => {
+        const key = `${r},${c}`;
+        if (covered.has(key)) return "";
+        const sp = spanAt.get(key);
+        const attrs = sp ? `${sp.colSpan > 1 ? ` colspan="${sp.colSpan}"` : ""}${sp.rowSpan > 1 ? ` rowspan="${sp.rowSpan}"` : ""}` : "";
+        return `<td${attrs}>${esc(text).replace(/\n/g, "<br>")}</td>`;
+      })
+      .join("");
+    return `<tr>${cells}</tr>`;
+  });
+  return `<table>${rows.join("")}</table>`;
+}
+
+/**
+ * Text columns of a page: vertical gutters that no line crosses over most of the page height.
+ * Returns the words of each column, left to right (one group when there is no gutter).
+ */
+export function splitColumns(words: Word[], pageWidth: number): Word[][] {
+  if (words.length < 20) return [words];
+  const lines = groupLines(words);
+  const bins = Math.ceil(pageWidth);
+  const cover = new Uint16Array(bins + 1);
+  for (const l of lines) {
+    for (const c of l.chunks) {
+      for (let x = Math.max(0, Math.floor(c.x0)); x <= Math.min(bins, Math.ceil(c.x1)); x++) cover[x]++;
+    }
+  }
+  const minX = Math.min(...words.map((w) => w.x0));
+  const maxX = Math.max(...words.map((w) => w.x1));
+  // Gutters: runs of ≥ 8 pt inside the text area crossed by at most 5% of lines.
+  const limit = Math.max(0, Math.floor(lines.length * 0.05));
+  const cuts: number[] = [];
+  let start = -1;
+  for (let x = Math.ceil(minX); x <= Math.floor(maxX); x++) {
+    if (cover[x] <= limit) {
+      if (start < 0) start = x;
+    } else if (start >= 0) {
+      if (x - start >= 8) cuts.push((start + x) / 2);
+      start = -1;
+    }
+  }
+  if (cuts.length === 0) return [words];
+  const groups: Word[][] = Array.from({ length: cuts.length + 1 }, () => []);
+  for (const w of words) {
+    const cx = (w.x0 + w.x1) / 2;
+    let i = 0;
+    while (i < cuts.length && cx > cuts[i]) i++;
+    groups[i].push(w);
+  }
+  // A column needs a real share of the text; otherwise it is a margin note.
+  const big = groups.filter((g) => g.length >= words.length * 0.15);
+  return big.length > 1 ? groups.filter((g) => g.length > 0) : [words];
+}
+
