@@ -2,6 +2,7 @@ import "server-only";
 import * as mupdf from "mupdf";
 import { ApiError } from "@/lib/api/errors";
 import { fmt, type Rgba } from "./color";
+import { winAnsiCode } from "./fonts";
 import type { PageCanvas, Rect4 } from "./page-canvas";
 
 /**
@@ -156,11 +157,25 @@ interface FoundWidget {
   page: number;
 }
 
-/** On-state names of a button widget (keys of /AP /N other than Off). */
-function onStates(w: mupdf.PDFWidget): string[] {
-  const out: string[] = [];
-  const n = w.getObject().get("AP", "N");
-  if (n.isDictionary() && !n.isStream()) n.forEach((_v, k) => typeof k === "string" && k !== "Off" && out.push(k));
+/**
+ * On-states of a button widget (keys of /AP /N other than Off), each with its export value:
+ * with /Opt the state names are indices into it (ISO 32000-1 §12.7.4.2.4), as pdf-lib writes.
+ */
+function onStates(w: mupdf.PDFWidget): { state: string; value: string }[] {
+  const out: { state: string; value: string }[] = [];
+  const obj = w.getObject();
+  const opt = obj.getInheritable("Opt");
+  const n = obj.get("AP", "N");
+  if (!n.isDictionary() || n.isStream()) return out;
+  n.forEach((_v, k) => {
+    if (typeof k !== "string" || k === "Off") return;
+    let value = k;
+    if (opt.isArray() && /^\d+$/.test(k) && Number(k) < opt.length) {
+      const o = opt.get(Number(k));
+      if (o.isString()) value = o.asString();
+    }
+    out.push({ state: k, value });
+  });
   return out;
 }
 
@@ -188,6 +203,7 @@ export function fillFields(
   }
   try {
     fills.forEach((fill, i) => {
+      // List boxes get their appearance from us; keep MuPDF from regenerating it on update().
       const where = `fields[${i}]`;
       let found = byName.get(fill.fieldName) ?? findCaseInsensitive(byName, fill.fieldName);
       if (!found) {
@@ -224,8 +240,8 @@ function setField(doc: mupdf.PDFDocument, found: FoundWidget[], text: string, wh
   if (first.isCheckbox() || first.isRadioButton()) {
     const value = text.trim();
     const lower = value.toLowerCase();
-    const all = found.flatMap((f) => onStates(f.widget).map((s) => ({ state: s, f })));
-    const byState = all.find((s) => s.state.toLowerCase() === lower);
+    const all = found.flatMap((f) => onStates(f.widget).map((s) => ({ ...s, f })));
+    const byState = all.find((s) => s.value.toLowerCase() === lower) ?? all.find((s) => s.state.toLowerCase() === lower);
     const isOn = (w: mupdf.PDFWidget) => {
       const as = w.getObject().get("AS");
       return as.isName() && as.asName() !== "Off";
@@ -234,7 +250,7 @@ function setField(doc: mupdf.PDFDocument, found: FoundWidget[], text: string, wh
       let want: boolean;
       if (TRUE_WORDS.has(lower)) want = true;
       else if (FALSE_WORDS.has(lower)) want = false;
-      else throw new ApiError(454, `${where}.text: check box "${name}" takes True or False (or its export value ${all.map((s) => s.state).join("/")}).`);
+      else throw new ApiError(454, `${where}.text: check box "${name}" takes True or False (or its export value ${all.map((s) => s.value).join("/")}).`);
       if (isOn(first) !== want) first.toggle();
       return;
     }
@@ -249,7 +265,7 @@ function setField(doc: mupdf.PDFDocument, found: FoundWidget[], text: string, wh
         setValueOff(doc, found);
         return;
       }
-      const options = [...new Set(all.map((s) => s.state))];
+      const options = [...new Set(all.map((s) => s.value))];
       throw new ApiError(454, `${where}.text: "${value}" is not an option of "${name}"; use one of: ${options.join(", ")}.`);
     }
     if (!isOn(byState.f.widget)) byState.f.widget.toggle();
@@ -268,6 +284,8 @@ function setField(doc: mupdf.PDFDocument, found: FoundWidget[], text: string, wh
       throw new ApiError(454, `${where}.text: "${text}" is not an option of "${name}"; use one of: ${shown.join(", ")}.`);
     }
     first.setChoiceValue(idx >= 0 ? exports[idx] : text);
+    // MuPDF draws an empty appearance for list boxes: draw the options ourselves.
+    if (first.isListBox()) for (const f of found) listBoxAppearance(doc, f.widget, shown, idx);
     return;
   }
   throw new ApiError(454, `${where}: "${name}" is a ${first.getFieldType()} field and cannot be filled with text.`);
@@ -279,4 +297,54 @@ function setValueOff(doc: mupdf.PDFDocument, found: FoundWidget[]): void {
   const parent = o.get("Parent");
   const field = parent.isDictionary() && o.get("T").isNull() ? parent : o;
   field.put("V", doc.newName("Off"));
+}
+
+/**
+ * A list box appearance as Acrobat draws one: white box, border, one row per option from the
+ * top (scrolled so the selection shows), the selected row highlighted.
+ */
+function listBoxAppearance(doc: mupdf.PDFDocument, w: mupdf.PDFWidget, options: string[], selected: number): void {
+  const obj = w.getObject();
+  const r = obj.get("Rect");
+  if (!r.isArray() || r.length < 4) return;
+  const width = Math.abs(r.get(2).asNumber() - r.get(0).asNumber());
+  const height = Math.abs(r.get(3).asNumber() - r.get(1).asNumber());
+  const da = obj.getInheritable("DA");
+  const m = da.isString() ? /([\d.]+)\s+Tf/.exec(da.asString()) : null;
+  const size = m && Number(m[1]) > 0 ? Number(m[1]) : 12;
+  const row = size * 1.15;
+  const visible = Math.max(1, Math.floor((height - 2) / row));
+  const top = selected >= visible ? selected - visible + 1 : 0;
+  const ops = ["q 1 g", `0 0 ${fmt(width)} ${fmt(height)} re f`, "Q q 0 G 1 w", `0.5 0.5 ${fmt(width - 1)} ${fmt(height - 1)} re S Q`];
+  ops.push(`q 1 1 ${fmt(width - 2)} ${fmt(height - 2)} re W n`);
+  if (selected >= top && selected < top + visible) {
+    const y = height - 1 - (selected - top + 1) * row;
+    ops.push(`0.6 0.757 0.855 rg 1 ${fmt(y)} ${fmt(width - 2)} ${fmt(row)} re f`);
+  }
+  ops.push("0 g BT");
+  for (let i = top; i < Math.min(options.length, top + visible); i++) {
+    const baseline = height - 1 - (i - top + 1) * row + row * 0.25;
+    ops.push(`/Helv ${fmt(size)} Tf 1 0 0 1 3 ${fmt(baseline)} Tm (${winAnsiLiteral(options[i])}) Tj`);
+  }
+  ops.push("ET Q");
+  const fonts = doc.newDictionary();
+  fonts.put("Helv", doc.addSimpleFont(new mupdf.Font("Helvetica"), "Latin"));
+  const res = doc.newDictionary();
+  res.put("Font", fonts);
+  const stream = doc.addStream(ops.join("\n"), { Type: "XObject", Subtype: "Form", BBox: [0, 0, width, height] });
+  stream.put("Resources", res);
+  const ap = doc.newDictionary();
+  ap.put("N", stream);
+  obj.put("AP", ap);
+}
+
+/** Text as a WinAnsi literal string body; characters outside WinAnsi become "?". */
+function winAnsiLiteral(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const b = winAnsiCode(ch.codePointAt(0)!);
+    const c = b < 0 ? 0x3f : b;
+    out += c === 0x28 || c === 0x29 || c === 0x5c ? `\\${String.fromCharCode(c)}` : c < 0x20 || c > 0x7e ? `\\${c.toString(8).padStart(3, "0")}` : String.fromCharCode(c);
+  }
+  return out;
 }

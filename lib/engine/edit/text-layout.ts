@@ -21,7 +21,7 @@ export function layoutLines(text: string, face: Face, size: number, book: FontBo
   for (const paragraph of text.split("\n")) {
     const pieces = maxWidth && maxWidth > 0 ? wrap(paragraph, face, size, book, maxWidth) : [paragraph];
     for (const piece of pieces) {
-      const runs = book.runs(piece, face);
+      const runs = book.runs(visualOrder(piece), face);
       lines.push({ runs, width: runs.reduce((w, r) => w + r.width, 0) * size });
     }
   }
@@ -62,4 +62,15 @@ function wrap(paragraph: string, face: Face, size: number, book: FontBook, maxWi
     while (start < chars.length && chars[start] === " ") start++; // spaces at a break vanish
   }
   return out;
+}
+
+const RTL_RUN = /[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff](?:[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff ]*[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff])?/gu;
+
+/**
+ * A minimal visual reordering for right-to-left words inside a left-to-right line: each run of
+ * Hebrew/Arabic letters is reversed so it reads correctly. Not the full Unicode bidi algorithm
+ * and no Arabic shaping (docs/editing.md).
+ */
+export function visualOrder(line: string): string {
+  return line.replace(RTL_RUN, (run) => [...run].reverse().join(""));
 }

@@ -368,31 +368,41 @@ async function flowPage(
       items.push({ y: im.y0, x: im.x0, html: `<p><img alt="" src="${src}" style="width:${px((im.x1 - im.x0) * 1.33)}"></p>` });
     }
   }
-  const textLines: TextLine[] = [];
-  for (const seg of segments) {
-    if (seg.kind === "table") items.push({ y: seg.table.y0, x: seg.table.x0, html: flowTable(seg.table) });
-  }
-  // Words not in tables, as lines.
-  const tables = segments.flatMap((x) => (x.kind === "table" ? [x.table] : []));
-  const free = page.words.filter(
-    (w) =>
-      (!opts.area || within((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, opts.area)) &&
-      !tables.some((t) => t.page === page.index && within((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, { x: t.x0 - 1, y: t.y0 - 1, width: t.x1 - t.x0 + 2, height: t.y1 - t.y0 + 2 })),
-  );
-  const columns = opts.columns ? splitColumns(free, page.width) : [free];
+  const words = page.words.filter((w) => !opts.area || within((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, opts.area));
+  const sizes = words.map((w) => w.fontSize).sort((a, b) => a - b);
+  const bodySize = sizes[sizes.length >> 1] ?? 10;
+  // columns: text columns (gutters no line crosses) are laid side by side, each analysed alone;
+  // ruled tables keep their place in the flow.
+  const ruled = segments.flatMap((x) => (x.kind === "table" && x.table.source === "borders" ? [x.table] : []));
+  const inRuled = (w: Word) => ruled.some((t) => within((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, { x: t.x0 - 1, y: t.y0 - 1, width: t.x1 - t.x0 + 2, height: t.y1 - t.y0 + 2 }));
+  const columns = opts.columns ? splitColumns(words.filter((w) => !inRuled(w)), page.width) : [];
   if (columns.length > 1) {
-    // Text columns side by side; tables and images keep their place above/below.
-    const colHtml = columns.map((ws) => `<div>${paragraphs(groupLines(ws)).join("\n")}</div>`);
-    const top = Math.min(...free.map((w) => w.y0));
-    items.push({ y: top, x: 0, html: `<div class="cols">${colHtml.join("\n")}</div>` });
+    for (const t of ruled) items.push({ y: t.y0, x: t.x0, html: flowTable(t) });
+    const colHtml = columns.map((ws) => {
+      const sub: PageText = { ...page, words: ws, rules: [] };
+      const subItems = flowItems(sub, analysePage(sub, opts.table ?? {}), ws, bodySize);
+      return `<div>${subItems.map((i) => i.html).join("\n")}</div>`;
+    });
+    items.push({ y: Math.min(...columns.flat().map((w) => w.y0)), x: 0, html: `<div class="cols">${colHtml.join("\n")}</div>` });
   } else {
-    textLines.push(...groupLines(free));
-    for (const block of blocks(textLines)) items.push({ y: block[0].y0, x: block[0].x0, html: paragraphs([...block]).join("\n") });
+    items.push(...flowItems(page, segments, words, bodySize));
   }
   items.sort((a, b) => a.y - b.y || a.x - b.x);
   out.push(...items.map((i) => i.html));
   out.push("</div>");
   return out.join("\n");
+}
+
+/** Tables and paragraphs of some words, each with its position for ordering. */
+function flowItems(page: PageText, segments: Segment[], words: Word[], bodySize: number): { y: number; x: number; html: string }[] {
+  const items: { y: number; x: number; html: string }[] = [];
+  const tables = segments.flatMap((x) => (x.kind === "table" ? [x.table] : []));
+  for (const t of tables) items.push({ y: t.y0, x: t.x0, html: flowTable(t) });
+  const free = words.filter(
+    (w) => !tables.some((t) => t.page === page.index && within((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, { x: t.x0 - 1, y: t.y0 - 1, width: t.x1 - t.x0 + 2, height: t.y1 - t.y0 + 2 })),
+  );
+  for (const block of blocks(groupLines(free))) items.push({ y: block[0].y0, x: block[0].x0, html: paragraphs([...block], bodySize).join("\n") });
+  return items;
 }
 
 /** Lines cut into blocks at paragraph gaps. */
@@ -408,10 +418,8 @@ function blocks(lines: TextLine[]): TextLine[][] {
 }
 
 /** Paragraphs (<p>, or <h1>/<h2> for large text) of consecutive lines; inline bold/italic/colour. */
-function paragraphs(lines: TextLine[]): string[] {
+function paragraphs(lines: TextLine[], body: number): string[] {
   const out: string[] = [];
-  const sizes = lines.map((l) => l.fontSize).sort((a, b) => a - b);
-  const body = sizes[sizes.length >> 1] ?? 10;
   for (const block of blocks(lines)) {
     const size = block[0].fontSize;
     const tag = size >= body * 1.6 ? "h1" : size >= body * 1.25 ? "h2" : "p";
@@ -422,10 +430,18 @@ function paragraphs(lines: TextLine[]): string[] {
 }
 
 function inline(words: Word[]): string {
+  // Runs of words with the same style share one element.
   const ordered = [...words].sort((a, b) => a.x0 - b.x0);
-  return ordered
-    .map((w) => {
-      let t = esc(w.text);
+  const runs: { style: string; w: Word; text: string[] }[] = [];
+  for (const w of ordered) {
+    const style = `${w.bold ? "b" : ""}${w.italic ? "i" : ""}${!w.ocr && w.color !== 0 ? hex(w.color) : ""}`;
+    const last = runs[runs.length - 1];
+    if (last && last.style === style) last.text.push(esc(w.text));
+    else runs.push({ style, w, text: [esc(w.text)] });
+  }
+  return runs
+    .map(({ w, text }) => {
+      let t = text.join(" ");
       if (w.bold) t = `<b>${t}</b>`;
       if (w.italic) t = `<i>${t}</i>`;
       if (!w.ocr && w.color !== 0) t = `<span style="color:${hex(w.color)}">${t}</span>`;

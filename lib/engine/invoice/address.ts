@@ -71,10 +71,10 @@ export function parseCityLine(raw: string): CityLine | undefined {
   }
   // Continental Europe: "75008 Paris", "D-63571 Gelnhausen", "1010 Wien", "00-950 Warszawa"
   m = /^(?:([A-Z]{1,3})\s?[-–]\s?)?(\d{4,5}|\d{2}-\d{3}|\d{3}\s\d{2})\s+([\p{L}][\p{L}'.()\s-]*?(?:\s+\d{1,2})?)(?:[,\s]+([\p{L}][\p{L} ]+))?$/u.exec(line);
-  if (m && !STREET_WORDS.test(fold(m[3]))) {
+  if (m) {
     const country = countryPart(m[4]);
     const city = country ? m[3] : m[4] ? `${m[3]} ${m[4]}` : m[3];
-    return { city: clean(city), postalCode: m[2], country };
+    if (!STREET_WORDS.test(fold(city))) return { city: clean(city), postalCode: m[2], country };
   }
   // India: "Lucknow 226010 Uttar Pradesh", "New Delhi - 110001", "Bangalore-560068"
   m = /^([\p{L}][\p{L} .]+?)\s*[-–,]?\s*(\d{3}\s?\d{3})(?:[,\s]+([\p{L}][\p{L} ]+))?$/u.exec(line);

@@ -137,7 +137,7 @@ const defs: [string, LabelKind, number, string[]][] = [
     ],
   ],
   ["subtotal", "amount", 2, ["grondslag|taxable\\s+base|tax\\s+base|base\\s+ht|base\\s+hors\\s+taxes|bemessungsgrundlage|basis"]],
-  ["subtotal", "amount", 1, ["netto", "net"]],
+  ["subtotal", "amount", 1, ["netto", "net", "charges", "service charges", "current charges"]],
   [
     "tax",
     "amount",

@@ -270,6 +270,14 @@ export interface LineItemTable {
   box: Box;
   /** Header rows and the rows read as items (their segments are not read as labels again). */
   rows: Row[];
+  /** Totals rows inside the table, with their amounts per money column ("Total | 24.99 | 5.00 | 29.99"). */
+  footers: TableFooter[];
+}
+
+export interface TableFooter {
+  /** Field of the row's label (total, subtotal...). */
+  field: string;
+  cells: { column: Column; text: string; box: Box }[];
 }
 
 const TOTALS_FIELDS = new Set(["total", "subtotal", "tax", "discount", "shipping", "amountPaid", "balanceDue"]);
@@ -356,9 +364,10 @@ export function findLineItems(
     const headerRows = page.rows.map((row, i) => ({ i, cols: readHeader(row, page.width) })).filter((h) => h.cols);
     // A table running on from the previous page without a repeated header.
     if (open && !open.closed && open.lastPage === page.index - 1 && headerRows.length === 0) {
-      const { items, closed, used } = readRows(page.rows, 0, open.columns, page.width, decimal, lh);
+      const { items, closed, used, footers } = readRows(page.rows, 0, open.columns, page.width, decimal, lh);
       if (items.length > 0) {
         open.items.push(...items);
+        open.footers.push(...footers);
         open.rows.push(...used);
         open.pages.push(page.index);
         open.lastPage = page.index;
@@ -384,13 +393,15 @@ export function findLineItems(
           closed: false,
           lastPage: page.index,
           rows: [],
+          footers: [],
         };
         tables.push(table);
       }
       const cols = table.columns.map((c, k) => ({ ...c, x0: header[k].x0, x1: header[k].x1 }));
       const edges = engineEdges?.(page.index, cols, page.rows[h.i].y1);
-      const { items, end, closed, used } = readRows(page.rows, h.i + 1, cols, page.width, decimal, lh, edges);
+      const { items, end, closed, used, footers } = readRows(page.rows, h.i + 1, cols, page.width, decimal, lh, edges);
       table.items.push(...items);
+      table.footers.push(...footers);
       table.rows.push(page.rows[h.i], ...used);
       table.lastPage = page.index;
       table.closed = closed;
@@ -400,7 +411,7 @@ export function findLineItems(
   }
   return tables
     .filter((t) => t.items.length > 0)
-    .map(({ columns, items, pages, box, rows }) => refineKeys({ columns, items, pages, box, rows }))
+    .map(({ columns, items, pages, box, rows, footers }) => refineKeys({ columns, items, pages, box, rows, footers }))
     .filter((t) => t.items.some((i) => t.columns.some((c) => (c.role === "description" || c.role === "itemCode" || c.role === "other") && hasLetter(i.values[c.key] ?? ""))));
 }
 
@@ -477,9 +488,10 @@ function readRows(
   decimal: DecimalMark,
   lh: number,
   engineEdges?: number[],
-): { items: LineItem[]; end: number; closed: boolean; used: Row[] } {
+): { items: LineItem[]; end: number; closed: boolean; used: Row[]; footers: TableFooter[] } {
   const items: LineItem[] = [];
   const used: Row[] = [];
+  const footers: TableFooter[] = [];
   const moneyIdx = cols.map((c, i) => (MONEY.has(c.role) ? i : -1)).filter((i) => i >= 0);
   const totalIdx = cols.findIndex((c) => c.role === "total");
   const priceIdx = cols.findIndex((c) => c.role === "unitPrice");
@@ -512,6 +524,16 @@ function readRows(
       sinceItem++;
       // A grand total closes the table; a section subtotal may be followed by more items.
       const hit = matchLabelAt(foldKeepLength(row.segments[0].text), 0, LABELS);
+      if (hit) {
+        const byCol = assign(row.words, cols, edges);
+        const cells: TableFooter["cells"] = [];
+        for (const [i, ws] of byCol) {
+          if (!MONEY.has(cols[i].role)) continue;
+          const a = pickAmount(joinWords(ws.sort((x, y) => x.x0 - y.x0)), decimal);
+          if (a) cells.push({ column: cols[i], text: a.text, box: boxOf(ws, row.page) });
+        }
+        if (cells.length >= 2) footers.push({ field: hit.label.field, cells });
+      }
       if (hit && (hit.label.field === "total" || hit.label.field === "balanceDue") && !/sub|zwischen|sous/.test(fold(row.text))) {
         closed = true;
         break;
@@ -588,7 +610,7 @@ function readRows(
     pending = gapBefore < lh * 0.75 && pending.length > 0 ? [...pending, { row, texts: textWords }] : [{ row, texts: textWords }];
     if (items.length > 0 && sinceItem > 6) break;
   }
-  return { items, end: Math.max(consumed, end), closed, used };
+  return { items, end: Math.max(consumed, end), closed, used, footers };
 }
 
 /** Turns the tables into the seed's `lineItems` (one array per table). */

@@ -334,6 +334,7 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   // Keep label segments that are plain names out of "skip" only when they carry no label value.
   const vcands = vendorCandidates(layout, skip, { domains, accountHolder: holder?.value, allTexts, medianFont });
   const billName = billToResult?.party.name ? nameTokens(billToResult.party.name).join(" ") : "";
+  if (process.env.QUIRE_INVOICE_DEBUG) console.error(vcands.slice(0, 8).map((c) => `${c.name} ${c.score} [${c.why}]`).join("\n"));
   const vc = vcands.find((c) => nameTokens(c.name).join(" ") !== billName && c.score >= 1.5);
   if (vc && (!vendor || !vendor.party.name)) {
     const fromBlock = vendorFromCandidate(vc, layout, skip);
@@ -443,6 +444,26 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
         order: c.occ.seg.page * 10000 + (page ? c.occ.seg.y0 : 0),
         rowKey: `${c.occ.seg.page}:${c.occ.seg.id}`,
       });
+    }
+  }
+  // Totals rows of the item table split by column: "Total | HT 24.99 | TVA 5.00 | TTC 29.99".
+  for (const t of tables) {
+    for (const f of t.footers) {
+      if (f.field !== "total" && f.field !== "subtotal") continue;
+      for (const c of f.cells) {
+        const h = fold(c.column.header);
+        const field: AmountCandidate["field"] | undefined =
+          c.column.role === "taxAmount" || /\b(?:tva|vat|tax|mwst|btw|iva)\b/.test(h)
+            ? "tax"
+            : /\b(?:ht|net|netto|excl|hors|before|ohne|exclusief)\b/.test(h)
+              ? "subtotal"
+              : c.column.role === "total" && f.field === "total"
+                ? "total"
+                : undefined;
+        if (!field) continue;
+        const v = Number(c.text);
+        amountCands.push({ field, text: c.text, value: v, box: c.box, score: 3.5, order: c.box.page * 10000 + c.box.y0, rowKey: `foot:${c.box.page}:${c.box.y0}:${field}` });
+      }
     }
   }
   const totalKey = tables.flatMap((t) => t.columns).find((c) => c.role === "total")?.key;

@@ -351,7 +351,7 @@ function plausibleName(text: string): boolean {
   if (/^(?:page|seite|pagina)\b/i.test(t)) return false;
   if (/^[\d\s.,:;/#+()-]+$/.test(t)) return false;
   const words = t.split(/\s+/);
-  if (words.length > 6 || /[:]$/.test(t) || /^\(.*\)$/.test(t)) return false;
+  if (words.length > 6 || /:/.test(t) || /^\(.*\)$/.test(t)) return false;
   // Sentences are mostly lower-case words; names are capitalised.
   const lower = words.filter((w) => /^\p{Ll}/u.test(w) && w.length > 3).length;
   if (lower > 2 || (words.length >= 3 && lower * 2 > words.length)) return false;

@@ -46,6 +46,32 @@ export function validIban(raw: string): string | undefined {
   return mod97(digits) === 1 ? iban : undefined;
 }
 
+/** BBAN structure (a = letters, n = digits, c = either) of common IBAN countries, for OCR repair. */
+const BBAN_FORMATS: Record<string, string> = {
+  NL: "4a10n", GB: "4a14n", IE: "4a14n", DE: "18n", FR: "10n11c2n", BE: "12n", ES: "20n", IT: "1a10n12c", AT: "16n",
+  CH: "5n12c", LU: "3n13c", PT: "21n", DK: "14n", FI: "14n", SE: "20n", NO: "11n", PL: "24n", CZ: "20n",
+};
+const TO_LETTER: Record<string, string> = { "0": "O", "1": "I", "2": "Z", "5": "S", "6": "G", "8": "B" };
+const TO_DIGIT: Record<string, string> = { O: "0", D: "0", Q: "0", I: "1", L: "1", Z: "2", S: "5", G: "6", B: "8" };
+
+/**
+ * An IBAN misread by OCR ("RAB0" for "RABO"): letters and digits confused where the
+ * country's BBAN format says which one belongs, accepted only if the check digits then pass.
+ */
+export function repairIban(raw: string): string | undefined {
+  const iban = raw.replace(/[\s.-]/g, "").toUpperCase();
+  const cc = iban.slice(0, 2);
+  const fmt = BBAN_FORMATS[cc];
+  if (!fmt) return undefined;
+  const kinds: string[] = [];
+  for (const m of fmt.matchAll(/(\d+)([anc])/g)) for (let i = 0; i < Number(m[1]); i++) kinds.push(m[2]);
+  const head = iban.slice(2, 4).replace(/[A-Z]/g, (c) => TO_DIGIT[c] ?? c);
+  const bban = iban.slice(4);
+  if (bban.length !== kinds.length) return undefined;
+  const fixed = [...bban].map((c, i) => (kinds[i] === "a" ? (TO_LETTER[c] ?? c) : kinds[i] === "n" ? (TO_DIGIT[c] ?? c) : c)).join("");
+  return validIban(cc + head + fixed);
+}
+
 /** The BIC (8 or 11 characters: bank, country, location, branch) when its shape is right. */
 export function validBic(raw: string): string | undefined {
   const bic = raw.replace(/\s/g, "").toUpperCase();

@@ -3,7 +3,7 @@
  * Each returns the value and the character range it came from, or undefined when the text
  * is not a value of that type (so the caller can try the next candidate).
  */
-import { checkTaxId, validBic, validIban } from "@/lib/engine/invoice/validate";
+import { checkTaxId, repairIban, validBic, validIban } from "@/lib/engine/invoice/validate";
 import { findAmounts } from "@/lib/engine/invoice/amounts";
 import { findDates } from "@/lib/engine/invoice/dates";
 import { fold, hasDigit, hasLetter } from "@/lib/engine/invoice/text-utils";
@@ -90,13 +90,18 @@ export function readWebsite(text: string): ValueHit | undefined {
 
 /** An IBAN printed in groups or as one token, validated by its check digits. */
 export function readIban(text: string): ValueHit | undefined {
-  const re = /\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){10,30}\b/g;
+  const re = /\b[A-Z]{2}[0-9OIS]{2}(?:[ ]?[A-Z0-9]){10,30}\b/g;
   for (const m of text.toUpperCase().matchAll(re)) {
     // Try the longest prefix of the match that validates (the next word may have been swallowed).
     const raw = m[0];
     for (let end = raw.length; end >= 14; end--) {
       if (end < raw.length && raw[end] !== " ") continue;
       const iban = validIban(raw.slice(0, end));
+      if (iban) return { value: iban, start: m.index ?? 0, end: (m.index ?? 0) + end };
+    }
+    for (let end = raw.length; end >= 14; end--) {
+      if (end < raw.length && raw[end] !== " ") continue;
+      const iban = repairIban(raw.slice(0, end));
       if (iban) return { value: iban, start: m.index ?? 0, end: (m.index ?? 0) + end };
     }
   }
