@@ -9,6 +9,10 @@ import { operation as pdfConvertFromImage } from "./pdf-convert-from-image/contr
 import { operation as xlsConvertToCsv } from "./xls-convert-to-csv/contract";
 import { operation as pdfCompress } from "./pdf-compress/contract";
 import { operation as pdfOptimize } from "./pdf-optimize/contract";
+import { operation as pdfConvertToHtml } from "./pdf-convert-to-html/contract";
+import { operation as aiInvoiceParser } from "./ai-invoice-parser/contract";
+import { operation as pdfClassifier } from "./pdf-classifier/contract";
+import { operation as pdfEditAdd } from "./pdf-edit-add/contract";
 
 /**
  * Every operation of Quire, by id. Universal (client + server): the API router, the OpenAPI
@@ -20,11 +24,15 @@ export const operations: OperationDefinition[] = [
   pdfSplit,
   pdfAttachmentsExtract,
   pdfConvertToCsv,
+  pdfConvertToHtml,
+  aiInvoiceParser,
+  pdfClassifier,
   pdfConvertFromUrl,
   pdfConvertFromImage,
   xlsConvertToCsv,
   pdfCompress,
   pdfOptimize,
+  pdfEditAdd,
 ] as OperationDefinition[];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

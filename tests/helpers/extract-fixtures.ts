@@ -202,17 +202,28 @@ export function renderPagePng(pdf: Uint8Array, index = 0, dpi = 300, gray = true
 
 /** Wraps an image (PNG/JPEG bytes) as a one-page PDF without a text layer: a "scan". */
 export function imageToPdf(img: Uint8Array, dpi = 300): Buffer {
+  return imageToPdfPages([img], dpi);
+}
+
+/** A scanned document: one page per image (identical inputs share one image object). */
+export function imageToPdfPages(imgs: Uint8Array[], dpi = 300): Buffer {
   const doc = new mupdf.PDFDocument();
   try {
-    const image = new mupdf.Image(Buffer.from(img));
-    const w = (image.getWidth() * 72) / dpi;
-    const h = (image.getHeight() * 72) / dpi;
-    const res = doc.addObject(doc.newDictionary());
-    const xo = doc.newDictionary();
-    xo.put("Im0", doc.addImage(image));
-    res.put("XObject", xo);
-    const page = doc.addPage([0, 0, w, h], 0, res, `q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`);
-    doc.insertPage(-1, page);
+    const cache = new Map<Uint8Array, { ref: mupdf.PDFObject; w: number; h: number }>();
+    for (const img of imgs) {
+      let entry = cache.get(img);
+      if (!entry) {
+        const image = new mupdf.Image(Buffer.from(img));
+        entry = { ref: doc.addImage(image), w: (image.getWidth() * 72) / dpi, h: (image.getHeight() * 72) / dpi };
+        cache.set(img, entry);
+      }
+      const res = doc.addObject(doc.newDictionary());
+      const xo = doc.newDictionary();
+      xo.put("Im0", entry.ref);
+      res.put("XObject", xo);
+      const page = doc.addPage([0, 0, entry.w, entry.h], 0, res, `q ${entry.w} 0 0 ${entry.h} 0 0 cm /Im0 Do Q`);
+      doc.insertPage(-1, page);
+    }
     const buf = doc.saveToBuffer("compress");
     try {
       return Buffer.from(buf.asUint8Array());

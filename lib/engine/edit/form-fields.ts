@@ -203,7 +203,6 @@ export function fillFields(
   }
   try {
     fills.forEach((fill, i) => {
-      // List boxes get their appearance from us; keep MuPDF from regenerating it on update().
       const where = `fields[${i}]`;
       let found = byName.get(fill.fieldName) ?? findCaseInsensitive(byName, fill.fieldName);
       if (!found) {
@@ -218,7 +217,8 @@ export function fillFields(
       if (fill.pages) found = found.filter((f) => fill.pages!.has(f.page));
       if (found.length === 0) throw new ApiError(400, `${where}: field "${fill.fieldName}" has no widget on the pages given in ${where}.pages.`);
       setField(doc, found, fill.text, where, fill.fieldName);
-      for (const f of found) f.widget.update();
+      // List boxes already have the appearance we drew; an update would replace it with MuPDF's empty one.
+      if (!found[0].widget.isListBox()) for (const f of found) f.widget.update();
     });
   } finally {
     for (const p of pages) p.destroy();
@@ -285,7 +285,12 @@ function setField(doc: mupdf.PDFDocument, found: FoundWidget[], text: string, wh
     }
     first.setChoiceValue(idx >= 0 ? exports[idx] : text);
     // MuPDF draws an empty appearance for list boxes: draw the options ourselves.
-    if (first.isListBox()) for (const f of found) listBoxAppearance(doc, f.widget, shown, idx);
+    if (first.isListBox()) {
+      for (const f of found) {
+        f.widget.update();
+        listBoxAppearance(doc, f.widget, shown, idx);
+      }
+    }
     return;
   }
   throw new ApiError(454, `${where}: "${name}" is a ${first.getFieldType()} field and cannot be filled with text.`);

@@ -134,7 +134,8 @@ function splitLines(lines: BlockLine[]): BlockLine[] {
   const out: BlockLine[] = [];
   for (const l of lines) {
     const parts = l.text.split(/\s+[–•·|]\s+|\s+-\s+(?=\D|\d{4,5}\s+\p{L})|\s*[•·|]\s*/u).map((p) => p.trim()).filter(Boolean);
-    if (parts.length >= 2 && l.text.length > 25) for (const p of parts) out.push({ ...l, text: p });
+    const fieldy = (p: string) => /\d/.test(p) || /@|\b(?:tel|phone|fax|www)\b/i.test(p) || isAddressLine(p);
+    if (parts.length >= 2 && l.text.length > 25 && parts.slice(1).some(fieldy)) for (const p of parts) out.push({ ...l, text: p });
     else out.push(l);
   }
   return out;

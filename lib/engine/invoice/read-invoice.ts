@@ -80,7 +80,7 @@ export async function readInvoice(bytes: Uint8Array, opts: ReadInvoiceOptions = 
   const ocrNotes: string[] = [];
   if (texts.ocrPages.length > 0) ocrNotes.push(`OCR on page(s) ${texts.ocrPages.join(", ")}`);
   // The vendor printed only in a logo or an image block: OCR the first page's images too.
-  if (kind === "pdf" && !result.body.vendor?.name && !texts.ocrPages.includes(0) && pages.length > 0) {
+  if (kind === "pdf" && !result.body.vendor?.name && !texts.ocrPages.includes(0) && pages.length > 0 && hasImages(bytes, opts.password, pages[0].index)) {
     try {
       const again = await getPageTexts(bytes, { password: opts.password, ocrMode: "TextFromImagesOnly", lang: opts.lang ?? "eng", pageIndices: [pages[0].index], withRules: true });
       const merged = again.pages[0];
@@ -110,6 +110,30 @@ export async function readInvoice(bytes: Uint8Array, opts: ReadInvoiceOptions = 
       ? "No invoice fields were found; check that the file is an invoice with readable text."
       : `Invoice parsed by layout analysis (${found} fields${notes.length > 0 ? `; ${notes.join("; ")}` : ""}).`;
   return { body: result.body, fieldSources: result.fieldSources, pageCount, message, source: "layout" };
+}
+
+/** True when the page shows images covering at least 1% of it (a logo, a scanned block). */
+function hasImages(bytes: Uint8Array, password: string | undefined, index: number): boolean {
+  const doc = openPdf(bytes, password);
+  try {
+    const page = doc.loadPage(index);
+    const [x0, y0, x1, y1] = page.getBounds();
+    const area = (x1 - x0) * (y1 - y0);
+    const st = page.toStructuredText("preserve-images");
+    let covered = 0;
+    st.walk({
+      onImageBlock(bbox) {
+        covered += Math.max(0, bbox[2] - bbox[0]) * Math.max(0, bbox[3] - bbox[1]);
+      },
+    });
+    st.destroy();
+    page.destroy();
+    return covered >= area * 0.01;
+  } catch {
+    return false;
+  } finally {
+    doc.destroy();
+  }
 }
 
 function countLeaves(v: unknown): number {

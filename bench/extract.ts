@@ -1,0 +1,187 @@
+/**
+ * Extraction benchmark, one run on the same generated files:
+ *   1. PDF → CSV pages/s on a generated 200-page text PDF (tables, bordered and not, plus
+ *      prose), against `pdftotext -layout` (poppler) on the same file, as a ratio. Both are
+ *      single-threaded; Quire's figure is the whole runner path minus the download: open, words,
+ *      ruling lines, table analysis, CSV text.
+ *   2. OCR seconds per page at 300 dpi for a sparse and a dense A4 page (warm worker).
+ *   3. Peak memory (RSS, worker threads included) while converting a 300-page scanned PDF to
+ *      CSV, measured in a fresh child process.
+ *
+ *   npx tsx --import ./scripts/node-hooks.mjs bench/extract.ts [--skip-scan]
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { analysePages, segmentRows, toCsv } from "@/lib/engine/tables/extract-tables";
+import { resolveExtraction } from "@/lib/engine/tables/extraction-options";
+import { shutdownOcr } from "@/lib/engine/ocr/pool";
+import { getPageTexts } from "@/lib/engine/text/page-texts";
+import { imageToPdfPages, makeTablesPdf, renderPagePng, type PageSpec } from "@/tests/helpers/extract-fixtures";
+
+const A4: [number, number] = [595, 842];
+
+/** A realistic text page: a title, a paragraph, a 30-row table (ruled on even pages). */
+export function textPage(i: number): PageSpec {
+  const rows = [["Date", "Reference", "Description", "Quantity", "Amount"]];
+  for (let r = 0; r < 30; r++) {
+    rows.push([`2024-${String((r % 12) + 1).padStart(2, "0")}-${String((r % 28) + 1).padStart(2, "0")}`, `INV-${i * 100 + r}`, `Item number ${r + 1} of page ${i + 1}`, String((r * 7) % 13), `${(r * 13.37 + i).toFixed(2)}`]);
+  }
+  return {
+    size: A4,
+    texts: [
+      { x: 50, y: 40, text: `Statement page ${i + 1}`, size: 16, bold: true },
+      { x: 50, y: 70, text: "This statement lists every transaction of the period with its reference and amount.", size: 10 },
+      { x: 50, y: 84, text: "Amounts are in euros; quantities in units. Questions: accounts@example.com.", size: 10 },
+    ],
+    tables: [{ x: 50, y: 110, cols: [80, 80, 200, 60, 75], rows, borders: i % 2 === 0 ? "all" : "none", fontSize: 9 }],
+  };
+}
+
+function sparsePage(): PageSpec {
+  return {
+    size: A4,
+    texts: [
+      { x: 60, y: 60, text: "ACME Corporation", size: 18, bold: true },
+      { x: 60, y: 90, text: "12 Example Street, Springfield", size: 11 },
+      { x: 60, y: 130, text: "Dear customer, thank you for your order.", size: 11 },
+      { x: 60, y: 150, text: "Your invoice number is 2024-0042.", size: 11 },
+      { x: 60, y: 760, text: "Page 1 of 1", size: 9 },
+    ],
+  };
+}
+
+function densePage(): PageSpec {
+  const texts = [];
+  for (let l = 0; l < 62; l++) {
+    texts.push({ x: 50, y: 40 + l * 12.5, text: `Line ${l + 1}: the quick brown fox jumps over the lazy dog while 1234 numbers pass by quickly.`, size: 10 });
+  }
+  return { size: A4, texts };
+}
+
+function fmt(n: number, d = 1) {
+  return n.toFixed(d);
+}
+
+async function csvPipeline(bytes: Uint8Array): Promise<string> {
+  const opts = resolveExtraction({});
+  const texts = await getPageTexts(bytes, opts.text);
+  return toCsv(segmentRows(analysePages(texts.pages, opts.table, opts.area)));
+}
+
+async function benchCsv(dir: string) {
+  const pages = 200;
+  const pdf = makeTablesPdf(Array.from({ length: pages }, (_, i) => textPage(i)));
+  const file = path.join(dir, "text-200.pdf");
+  writeFileSync(file, pdf);
+  await csvPipeline(readFileSync(file)); // warm-up (WASM, JIT)
+  const times: number[] = [];
+  let csv = "";
+  for (let r = 0; r < 3; r++) {
+    const t = performance.now();
+    csv = await csvPipeline(readFileSync(file));
+    times.push(performance.now() - t);
+  }
+  const ours = Math.min(...times) / 1000;
+  let popplerLine = "pdftotext not installed (apt-get install poppler-utils) — no ratio";
+  let ratio = "";
+  const probe = spawnSync("pdftotext", ["-v"], { encoding: "utf8" });
+  if (!probe.error) {
+    const ptimes: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      const t = performance.now();
+      const res = spawnSync("pdftotext", ["-layout", file, path.join(dir, "out.txt")]);
+      ptimes.push(performance.now() - t);
+      if (res.status !== 0) throw new Error(`pdftotext failed: ${res.stderr}`);
+    }
+    const theirs = Math.min(...ptimes) / 1000;
+    popplerLine = `pdftotext -layout: ${fmt(pages / theirs)} pages/s (${fmt(theirs, 2)} s)`;
+    ratio = `ratio Quire / pdftotext: ${fmt(pages / ours / (pages / theirs), 2)}`;
+  }
+  console.log(`\n1. PDF → CSV, ${pages}-page text PDF (${(pdf.length / 1024).toFixed(0)} KB, ${csv.split("\r\n").length - 1} CSV rows)`);
+  console.log(`   Quire: ${fmt(pages / ours)} pages/s (${fmt(ours, 2)} s, best of 3, one thread)  — target ≥ 100`);
+  console.log(`   ${popplerLine}`);
+  if (ratio) console.log(`   ${ratio}`);
+}
+
+async function benchOcr() {
+  console.log("\n2. OCR at 300 dpi (A4, one page, warm worker)");
+  for (const [label, spec] of [["sparse", sparsePage()], ["dense", densePage()]] as const) {
+    const pdf = makeTablesPdf([spec]);
+    await getPageTexts(pdf, { ocrMode: "Always", ocrResolution: 300 }); // warm-up: worker start
+    const times: number[] = [];
+    let words = 0;
+    for (let r = 0; r < 3; r++) {
+      const t = performance.now();
+      const res = await getPageTexts(pdf, { ocrMode: "Always", ocrResolution: 300 });
+      times.push(performance.now() - t);
+      words = res.pages[0].words.length;
+    }
+    const best = Math.min(...times) / 1000;
+    console.log(`   ${label.padEnd(6)}: ${fmt(best, 2)} s/page (${words} words; render + OCR)${label === "sparse" ? "  — target < 2 s" : ""}`);
+  }
+}
+
+/** Child mode: convert the scan to CSV while sampling RSS; prints a JSON line. */
+async function scanChild(file: string) {
+  let peak = process.memoryUsage().rss;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const t = performance.now();
+  const csv = await csvPipeline(readFileSync(file));
+  const seconds = (performance.now() - t) / 1000;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  let hwm = 0;
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
+    if (m) hwm = Number(m[1]) * 1024;
+  } catch {
+    /* not Linux */
+  }
+  await shutdownOcr();
+  console.log(JSON.stringify({ peak: Math.max(peak, hwm), seconds, rows: csv.split("\r\n").length - 1 }));
+}
+
+async function benchScan(dir: string) {
+  const pages = 300;
+  // Three different scanned pages (150 dpi grey images), repeated: a 300-page image-only PDF.
+  const images = [0, 1, 2].map((k) =>
+    renderPagePng(
+      makeTablesPdf([{ size: A4, texts: [{ x: 60, y: 60 + k * 10, text: `Scanned page variant ${k + 1}`, size: 16 }, { x: 60, y: 100, text: "Total due: 1,234.56 EUR", size: 12 }] }]),
+      0,
+      150,
+    ),
+  );
+  const pdf = imageToPdfPages(Array.from({ length: pages }, (_, i) => images[i % 3]), 150);
+  const file = path.join(dir, "scan-300.pdf");
+  writeFileSync(file, pdf);
+  const res = spawnSync(process.execPath, [...process.execArgv, process.argv[1], "--scan-child", file], { encoding: "utf8", maxBuffer: 1 << 24 });
+  const line = res.stdout.trim().split("\n").pop() ?? "";
+  let parsed: { peak: number; seconds: number; rows: number } | null = null;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    console.log(`\n3. 300-page scan: child failed: ${res.stderr.slice(-500)}`);
+    return;
+  }
+  console.log(`\n3. 300-page scanned PDF → CSV (OCR at 300 dpi, ${(pdf.length / 2 ** 20).toFixed(1)} MB)`);
+  console.log(`   peak memory: ${(parsed!.peak / 2 ** 20).toFixed(0)} MB RSS (process + OCR worker threads); ${fmt(parsed!.seconds)} s, ${fmt(parsed!.seconds / pages, 2)} s/page, ${parsed!.rows} CSV rows`);
+}
+
+async function main() {
+  const childAt = process.argv.indexOf("--scan-child");
+  if (childAt >= 0) return scanChild(process.argv[childAt + 1]);
+  const dir = mkdtempSync(path.join(tmpdir(), "quire-bench-extract-"));
+  try {
+    console.log(`Quire extraction benchmark — node ${process.version}, ${new Date().toISOString()}`);
+    await benchCsv(dir);
+    await benchOcr();
+    await shutdownOcr();
+    if (!process.argv.includes("--skip-scan")) await benchScan(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
