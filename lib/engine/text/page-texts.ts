@@ -77,6 +77,7 @@ export function sniffKind(bytes: Uint8Array): "pdf" | "image" | null {
   if (head.subarray(0, 4).toString("latin1") === "RIFF" && head.subarray(8, 12).toString("latin1") === "WEBP") return "image";
   if (head.subarray(0, 3).toString("latin1") === "GIF") return "image";
   if (b[0] === 0x42 && b[1] === 0x4d) return "image"; // BMP
+  if (b[0] === 0x50 && b[1] >= 0x31 && b[1] <= 0x36 && (b[2] === 0x0a || b[2] === 0x20 || b[2] === 0x0d)) return "image"; // PBM/PGM/PPM
   return null;
 }
 
@@ -84,7 +85,7 @@ export function sniffKind(bytes: Uint8Array): "pdf" | "image" | null {
 export async function getPageTexts(bytes: Uint8Array, opts: PageTextsOptions = {}): Promise<PageTextsResult> {
   const kind = sniffKind(bytes);
   if (kind === null) {
-    throw new ApiError(442, "the file is neither a PDF nor a supported image (PNG, JPEG, TIFF, WebP, GIF, BMP).");
+    throw new ApiError(442, "the file is neither a PDF nor a supported image (PNG, JPEG, TIFF, WebP, GIF, BMP, PNM).");
   }
   const res = opts.ocrResolution ?? 300;
   if (!Number.isFinite(res) || res < 72 || res > 1200) {
