@@ -169,7 +169,7 @@ export class FontBook {
     for (const ch of text) {
       const cp = ch.codePointAt(0)!;
       if (cp < 0x20) continue; // control characters draw nothing
-      let picked = this.pick(cp, face);
+      let picked: { h: FontHandle; glyph: number } | null = this.pick(cp, face);
       // Keep spaces in the current run's font so runs do not fragment around them.
       if (cur && cp === 0x20 && cur.font.kind === "cid") {
         const g = cur.font.font.encodeCharacter(0x20);

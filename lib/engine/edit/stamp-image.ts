@@ -1,6 +1,6 @@
 import "server-only";
 import * as mupdf from "mupdf";
-import sharp from "sharp";
+import sharp, { type Metadata } from "sharp";
 import { ApiError } from "@/lib/api/errors";
 import type { ImageLoader } from "./types";
 
@@ -46,7 +46,7 @@ export async function loadStampImage(url: string, field: string, load: ImageLoad
   if (bytes.byteLength === 0) throw new ApiError(400, `${field}: the image is empty.`);
   if (bytes.byteLength > MAX_STAMP_BYTES) throw new ApiError(400, `${field}: the image is larger than ${MAX_STAMP_BYTES / 1024 / 1024} MB.`);
 
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: MAX_STAMP_PIXELS, density: 144 }).metadata();
   } catch (e) {

@@ -130,12 +130,12 @@ function rowChanges(packed: Uint8Array, y: number, width: number, stride: number
   let black = false; // current colour
   let x = 0;
   while (x < width) {
-    const byte = packed[base + (x >> 3)];
+    const byte: number = packed[base + (x >> 3)];
     if ((x & 7) === 0 && x + 8 <= width && byte === (black ? 0x00 : 0xff)) {
       x += 8;
       continue;
     }
-    const isBlack = ((byte >> (7 - (x & 7))) & 1) === 0;
+    const isBlack: boolean = ((byte >> (7 - (x & 7))) & 1) === 0;
     if (isBlack !== black) {
       out[n++] = x;
       black = isBlack;

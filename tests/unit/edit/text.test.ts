@@ -207,6 +207,6 @@ describe("edit/add: encrypted input", () => {
     const doc = new mupdf.PDFDocument(Buffer.from(bytes));
     if (doc.needsPassword()) doc.authenticatePassword("o");
     const page = doc.loadPage(0);
-    expect(page.toStructuredText().asText()).toContain("Owner edit");
+    expect(page.toStructuredText("").asText()).toContain("Owner edit");
   });
 });
