@@ -7,7 +7,7 @@
  *
  * Target (docs/compression.md): smaller than Ghostscript /ebook, SSIM ≥ 0.95, at least as fast.
  *
- * Options: --quick (smaller corpus), --runs N (timing runs, median; default 3),
+ * Options: --quick (smaller corpus), --runs N (timed runs after one warm-up, median; default 3),
  *          --keep DIR (write inputs and outputs there).
  * Run: npx tsx --import ./scripts/node-hooks.mjs bench/compress.ts
  */
@@ -50,7 +50,11 @@ async function chartPng(width: number, height: number, seed: number): Promise<Bu
     const colors = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948"];
     return `<rect x="${60 + i * 90}" y="${height - 40 - h}" width="60" height="${h}" fill="${colors[i % colors.length]}"/>`;
   }).join("");
-  const grid = Array.from({ length: 6 }, (_, i) => `<line x1="50" x2="${width - 20}" y1="${height - 40 - i * 60}" y2="${height - 40 - i * 60}" stroke="#ccc"/>`).join("");
+  const grid = Array.from(
+    { length: 6 },
+    (_, i) =>
+      `<line x1="50" x2="${width - 20}" y1="${height - 40 - i * 60}" y2="${height - 40 - i * 60}" stroke="#ccc"/>`,
+  ).join("");
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="white"/>${grid}${bars}<text x="60" y="30" font-size="22" font-family="sans-serif">Quarterly results</text></svg>`;
   return sharp(Buffer.from(svg)).raw().toBuffer();
 }
@@ -64,21 +68,63 @@ async function buildCorpus(): Promise<Sample[]> {
   const photos: ImagePage[] = [];
   for (let i = 0; i < photoPages; i++) {
     const jpeg = await photoJpeg(2400, 1800, 100 + i, 92);
-    photos.push({ images: [{ image: { type: "jpeg", data: jpeg }, x: 36, y: 36, width: 540, height: 405 }], text: [] });
+    photos.push({
+      images: [{ image: { type: "jpeg", data: jpeg }, x: 36, y: 36, width: 540, height: 405 }],
+      text: [],
+    });
   }
-  samples.push({ name: "photos", description: `${photoPages} pages, one 2400×1800 q92 JPEG each (320 ppi)`, bytes: makeImagePdf(photos) });
+  samples.push({
+    name: "photos",
+    description: `${photoPages} pages, one 2400×1800 q92 JPEG each (320 ppi)`,
+    bytes: makeImagePdf(photos),
+  });
 
   // Gray scans at 300 dpi, Flate (lossless) as many scanner drivers write them.
   const grays: ImagePage[] = [];
   const bws: ImagePage[] = [];
   for (let i = 0; i < scanPages; i++) {
     const s = await scanPixels(300, 200 + i);
-    grays.push({ images: [{ image: { type: "raw", ...s, colorSpace: "DeviceGray", bpc: 8 }, x: 0, y: 0, width: 612, height: 792 }] });
+    grays.push({
+      images: [
+        {
+          image: { type: "raw", ...s, colorSpace: "DeviceGray", bpc: 8 },
+          x: 0,
+          y: 0,
+          width: 612,
+          height: 792,
+        },
+      ],
+    });
     const bits = grayToBits(s.data, s.width, s.height);
-    bws.push({ images: [{ image: { type: "raw", data: bits, width: s.width, height: s.height, colorSpace: "DeviceGray", bpc: 1 }, x: 0, y: 0, width: 612, height: 792 }] });
+    bws.push({
+      images: [
+        {
+          image: {
+            type: "raw",
+            data: bits,
+            width: s.width,
+            height: s.height,
+            colorSpace: "DeviceGray",
+            bpc: 1,
+          },
+          x: 0,
+          y: 0,
+          width: 612,
+          height: 792,
+        },
+      ],
+    });
   }
-  samples.push({ name: "scans-gray", description: `${scanPages} pages, 300 dpi 8-bit gray scans (Flate)`, bytes: makeImagePdf(grays) });
-  samples.push({ name: "scans-bw", description: `${scanPages} pages, 300 dpi 1-bit scans (Flate)`, bytes: makeImagePdf(bws) });
+  samples.push({
+    name: "scans-gray",
+    description: `${scanPages} pages, 300 dpi 8-bit gray scans (Flate)`,
+    bytes: makeImagePdf(grays),
+  });
+  samples.push({
+    name: "scans-bw",
+    description: `${scanPages} pages, 300 dpi 1-bit scans (Flate)`,
+    bytes: makeImagePdf(bws),
+  });
 
   // Mixed report pages: text, a photo (1600×1200 q90 over 5 in = 320 ppi) and a lossless chart.
   const mixed: ImagePage[] = [];
@@ -88,12 +134,22 @@ async function buildCorpus(): Promise<Sample[]> {
     mixed.push({
       images: [
         { image: { type: "jpeg", data: jpeg }, x: 72, y: 300, width: 360, height: 270 },
-        { image: { type: "raw", data: chart, width: 900, height: 450, colorSpace: "DeviceRGB", bpc: 8 }, x: 72, y: 590, width: 432, height: 172 },
+        {
+          image: { type: "raw", data: chart, width: 900, height: 450, colorSpace: "DeviceRGB", bpc: 8 },
+          x: 72,
+          y: 590,
+          width: 432,
+          height: 172,
+        },
       ],
       text: scanText(14, 400 + i),
     });
   }
-  samples.push({ name: "mixed", description: `${scanPages} pages: text, a 320 ppi photo, a lossless chart`, bytes: makeImagePdf(mixed) });
+  samples.push({
+    name: "mixed",
+    description: `${scanPages} pages: text, a 320 ppi photo, a lossless chart`,
+    bytes: makeImagePdf(mixed),
+  });
   return samples;
 }
 
@@ -119,7 +175,7 @@ function similarity(a: Uint8Array, b: Uint8Array): { mean: number; min: number }
 
 async function timeIt(fn: () => Promise<Uint8Array>): Promise<{ out: Uint8Array; ms: number }> {
   const times: number[] = [];
-  let out: Uint8Array = new Uint8Array();
+  let out: Uint8Array = await fn(); // warm-up, untimed: file cache, JIT (Quire's workers are long-lived)
   for (let i = 0; i < runs; i++) {
     const t = process.hrtime.bigint();
     out = await fn();
@@ -143,7 +199,16 @@ async function tools(sample: Sample, dir: string): Promise<Outcome[]> {
 
   const gsOut = path.join(dir, `${sample.name}.gs.pdf`);
   const gs = await timeIt(async () => {
-    await run("gs", ["-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=pdfwrite", "-dPDFSETTINGS=/ebook", `-sOutputFile=${gsOut}`, input]);
+    await run("gs", [
+      "-q",
+      "-dNOPAUSE",
+      "-dBATCH",
+      "-dSAFER",
+      "-sDEVICE=pdfwrite",
+      "-dPDFSETTINGS=/ebook",
+      `-sOutputFile=${gsOut}`,
+      input,
+    ]);
     return readFileSync(gsOut);
   });
   record("gs /ebook", gs.out, gs.ms);
@@ -167,7 +232,10 @@ async function hasTool(cmd: string, flag: string): Promise<boolean> {
 }
 
 async function main() {
-  for (const [cmd, flag] of [["gs", "--version"], ["qpdf", "--version"]] as const) {
+  for (const [cmd, flag] of [
+    ["gs", "--version"],
+    ["qpdf", "--version"],
+  ] as const) {
     if (!(await hasTool(cmd, flag))) {
       console.error(`bench:compress needs ${cmd} (Debian: apt-get install ghostscript qpdf).`);
       process.exit(2);
@@ -175,7 +243,9 @@ async function main() {
   }
   const gsVersion = (await run("gs", ["--version"])).stdout.trim();
   const qpdfVersion = (await run("qpdf", ["--version"])).stdout.split("\n")[0].trim();
-  console.log(`Quire compress vs Ghostscript ${gsVersion} /ebook and ${qpdfVersion}; ${os.cpus().length} CPUs, Node ${process.version}, median of ${runs} run(s)`);
+  console.log(
+    `Quire compress vs Ghostscript ${gsVersion} /ebook and ${qpdfVersion}; ${os.cpus().length} CPUs, Node ${process.version}, median of ${runs} run(s) after a warm-up`,
+  );
 
   const dir = keepDir ?? mkdtempSync(path.join(os.tmpdir(), "quire-bench-"));
   if (keepDir) mkdirSync(keepDir, { recursive: true });
@@ -190,7 +260,16 @@ async function main() {
   for (const sample of corpus) {
     inputTotal += sample.bytes.length;
     for (const r of await tools(sample, dir)) {
-      rows.push([sample.name, kb(sample.bytes.length), r.tool, kb(r.size), (r.size / sample.bytes.length).toFixed(3), r.ms.toFixed(0), r.ssimMean.toFixed(4), r.ssimMin.toFixed(4)]);
+      rows.push([
+        sample.name,
+        kb(sample.bytes.length),
+        r.tool,
+        kb(r.size),
+        (r.size / sample.bytes.length).toFixed(3),
+        r.ms.toFixed(0),
+        r.ssimMean.toFixed(4),
+        r.ssimMin.toFixed(4),
+      ]);
       const t = totals.get(r.tool) ?? { size: 0, ms: 0, minSsim: 1 };
       t.size += r.size;
       t.ms += r.ms;
@@ -208,13 +287,21 @@ async function main() {
   const p = totals.get("qpdf")!;
   printTable(
     ["tool", "total output", "ratio", "total time ms", "worst page SSIM"],
-    [...totals].map(([tool, t]) => [tool, kb(t.size), (t.size / inputTotal).toFixed(3), t.ms.toFixed(0), t.minSsim.toFixed(4)]),
+    [...totals].map(([tool, t]) => [
+      tool,
+      kb(t.size),
+      (t.size / inputTotal).toFixed(3),
+      t.ms.toFixed(0),
+      t.minSsim.toFixed(4),
+    ]),
   );
   console.log();
   console.log(`quire / gs: size ${(q.size / g.size).toFixed(3)}, time ${(q.ms / g.ms).toFixed(3)}`);
   console.log(`quire / qpdf: size ${(q.size / p.size).toFixed(3)}, time ${(q.ms / p.ms).toFixed(3)}`);
   const ok = q.size < g.size && q.minSsim >= 0.95 && q.ms <= g.ms;
-  console.log(`target (smaller than gs /ebook, every page SSIM ≥ 0.95, at least as fast): ${ok ? "MET" : "NOT MET"}`);
+  console.log(
+    `target (smaller than gs /ebook, every page SSIM ≥ 0.95, at least as fast): ${ok ? "MET" : "NOT MET"}`,
+  );
   if (!keepDir) rmSync(dir, { recursive: true, force: true });
 }
 
@@ -224,7 +311,8 @@ function kb(n: number): string {
 
 function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i >= 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ");
   console.log(line(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const r of rows) console.log(line(r));

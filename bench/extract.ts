@@ -145,15 +145,23 @@ async function scanChild(file: string) {
 
 async function benchScan(dir: string) {
   const pages = 300;
-  // Three different scanned pages (150 dpi grey images), repeated: a 300-page image-only PDF.
-  const images = [0, 1, 2].map((k) =>
+  // 300 distinct scanned pages (150 dpi grey images of a few text lines each): an image-only PDF.
+  const images = Array.from({ length: pages }, (_, k) =>
     renderPagePng(
-      makeTablesPdf([{ size: A4, texts: [{ x: 60, y: 60 + k * 10, text: `Scanned page variant ${k + 1}`, size: 16 }, { x: 60, y: 100, text: "Total due: 1,234.56 EUR", size: 12 }] }]),
+      makeTablesPdf([
+        {
+          size: A4,
+          texts: [
+            { x: 60, y: 60, text: `Scanned page ${k + 1} of ${pages}`, size: 16 },
+            { x: 60, y: 100, text: `Total due: ${(k * 17.31).toFixed(2)} EUR`, size: 12 },
+          ],
+        },
+      ]),
       0,
       150,
     ),
   );
-  const pdf = imageToPdfPages(Array.from({ length: pages }, (_, i) => images[i % 3]), 150);
+  const pdf = imageToPdfPages(images, 150);
   const file = path.join(dir, "scan-300.pdf");
   writeFileSync(file, pdf);
   const res = spawnSync(process.execPath, [...process.execArgv, process.argv[1], "--scan-child", file], { encoding: "utf8", maxBuffer: 1 << 24 });

@@ -15,9 +15,14 @@ import { shutdownOcr } from "@/lib/engine/ocr/pool";
 
 type Json = Record<string, unknown>;
 
-const dir = path.resolve(process.argv[2] ?? process.env.INVOICE_CORPUS ?? path.join(process.cwd(), "..", "shared", "corpus", "invoices"));
+const dir = path.resolve(
+  process.argv[2] ??
+    process.env.INVOICE_CORPUS ??
+    path.join(process.cwd(), "..", "shared", "corpus", "invoices"),
+);
 
-const get = (o: unknown, p: string): unknown => p.split(".").reduce<unknown>((c, k) => (c && typeof c === "object" ? (c as Json)[k] : undefined), o);
+const get = (o: unknown, p: string): unknown =>
+  p.split(".").reduce<unknown>((c, k) => (c && typeof c === "object" ? (c as Json)[k] : undefined), o);
 
 const norm = (s: string) =>
   s
@@ -71,7 +76,8 @@ interface Tally {
 }
 
 const itemAmount = (line: Json): number | undefined => {
-  for (const k of ["price_subtotal", "price", "amount", "price_unit"]) if (line[k] !== undefined && line[k] !== "") return num(line[k]);
+  for (const k of ["price_subtotal", "price", "amount", "price_unit"])
+    if (line[k] !== undefined && line[k] !== "") return num(line[k]);
   return undefined;
 };
 
@@ -80,16 +86,23 @@ async function main() {
     console.log(`accuracy:invoices: no corpus at ${dir}; skipped.`);
     return;
   }
-  const files = readdirSync(dir).filter((f) => f.endsWith(".pdf") && existsSync(path.join(dir, f.replace(/\.pdf$/, ".json"))));
+  const files = readdirSync(dir).filter(
+    (f) => f.endsWith(".pdf") && existsSync(path.join(dir, f.replace(/\.pdf$/, ".json"))),
+  );
   const total: Tally = { right: 0, wrong: 0, missed: 0 };
   const perField = new Map<string, Tally>();
   const items = { invoices: 0, countRight: 0, amountsExpected: 0, amountsFound: 0 };
   let pages = 0;
   let seconds = 0;
   for (const f of files.sort()) {
-    const truth = (JSON.parse(readFileSync(path.join(dir, f.replace(/\.pdf$/, ".json")), "utf8")) as Json[])[0];
+    const truth = (
+      JSON.parse(readFileSync(path.join(dir, f.replace(/\.pdf$/, ".json")), "utf8")) as Json[]
+    )[0];
     const t0 = performance.now();
-    const res = await readInvoice(readFileSync(path.join(dir, f)), { customFields: ["currency"], noLlm: true });
+    const res = await readInvoice(readFileSync(path.join(dir, f)), {
+      customFields: ["currency"],
+      noLlm: true,
+    });
     const secs = (performance.now() - t0) / 1000;
     pages += res.pageCount;
     seconds += secs;
@@ -117,12 +130,16 @@ async function main() {
     total.wrong += tally.wrong;
     total.missed += tally.missed;
     // Line items: entries with an amount.
-    const lines = ((truth.lines ?? truth.line_items) as Json[] | undefined)?.filter((l) => itemAmount(l) !== undefined);
+    const lines = ((truth.lines ?? truth.line_items) as Json[] | undefined)?.filter(
+      (l) => itemAmount(l) !== undefined,
+    );
     let itemNote = "";
     if (lines && lines.length > 0) {
       items.invoices++;
       const ourItems = ((res.body.lineItems as Record<string, string>[][] | undefined) ?? []).flat();
-      const ourAmounts = ourItems.map((i) => [i.total, i.amount, i.unitPrice].filter((x) => x !== undefined).map(num));
+      const ourAmounts = ourItems.map((i) =>
+        [i.total, i.amount, i.unitPrice].filter((x) => x !== undefined).map(num),
+      );
       const countOk = ourItems.length === lines.length;
       if (countOk) items.countRight++;
       let found = 0;
@@ -130,7 +147,10 @@ async function main() {
       for (const l of lines) {
         const a = itemAmount(l)!;
         const k = ourAmounts.findIndex((xs, i) => !used.has(i) && xs.some((x) => Math.abs(x - a) < 0.005));
-        if (k >= 0) (used.add(k), found++);
+        if (k >= 0) {
+          used.add(k);
+          found++;
+        }
       }
       items.amountsExpected += lines.length;
       items.amountsFound += found;
@@ -143,13 +163,18 @@ async function main() {
   }
   const n = total.right + total.wrong + total.missed;
   console.log("");
-  for (const [k, t] of perField) console.log(`  ${k.padEnd(16)} right ${t.right}  wrong ${t.wrong}  missed ${t.missed}`);
+  for (const [k, t] of perField)
+    console.log(`  ${k.padEnd(16)} right ${t.right}  wrong ${t.wrong}  missed ${t.missed}`);
   console.log("");
-  console.log(`header fields: ${total.right}/${n} right (${((100 * total.right) / Math.max(1, n)).toFixed(1)}%), ${total.wrong} wrong, ${total.missed} missed`);
+  console.log(
+    `header fields: ${total.right}/${n} right (${((100 * total.right) / Math.max(1, n)).toFixed(1)}%), ${total.wrong} wrong, ${total.missed} missed`,
+  );
   console.log(
     `line items: count right on ${items.countRight}/${items.invoices} invoices; amounts ${items.amountsFound}/${items.amountsExpected} (${((100 * items.amountsFound) / Math.max(1, items.amountsExpected)).toFixed(1)}%)`,
   );
-  console.log(`speed: ${(seconds / Math.max(1, pages)).toFixed(2)} s per page (${pages} pages, ${seconds.toFixed(1)} s)`);
+  console.log(
+    `speed: ${(seconds / Math.max(1, pages)).toFixed(2)} s per page (${pages} pages, ${seconds.toFixed(1)} s)`,
+  );
 }
 
 main()

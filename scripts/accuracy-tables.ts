@@ -74,20 +74,38 @@ export function parseCsv(text: string): string[][] {
   while (i < t.length) {
     const c = t[i];
     if (quoted) {
-      if (c === '"' && t[i + 1] === '"') (cell += '"'), (i += 2);
-      else if (c === '"') (quoted = false), i++;
-      else (cell += c), i++;
-    } else if (c === '"') (quoted = true), i++;
-    else if (c === ",") row.push(cell), (cell = ""), i++;
-    else if (c === "\r" || c === "\n") {
+      if (c === '"' && t[i + 1] === '"') {
+        cell += '"';
+        i += 2;
+      } else if (c === '"') {
+        quoted = false;
+        i++;
+      } else {
+        cell += c;
+        i++;
+      }
+    } else if (c === '"') {
+      quoted = true;
+      i++;
+    } else if (c === ",") {
+      row.push(cell);
+      cell = "";
+      i++;
+    } else if (c === "\r" || c === "\n") {
       row.push(cell);
       rows.push(row);
       row = [];
       cell = "";
       i += c === "\r" && t[i + 1] === "\n" ? 2 : 1;
-    } else (cell += c), i++;
+    } else {
+      cell += c;
+      i++;
+    }
   }
-  if (cell !== "" || row.length) row.push(cell), rows.push(row);
+  if (cell !== "" || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
   return rows;
 }
 

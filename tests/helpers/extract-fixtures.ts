@@ -287,7 +287,7 @@ export function makeMultiPageTiff(pages: { data: Uint8Array; width: number; heig
   });
   header.writeUInt32LE(ifdOffsets[0], 4);
   pages.forEach((p, i) => {
-    const { dataAt, resAt, ifdAt } = layout[i];
+    const { dataAt, resAt } = layout[i];
     const data = Buffer.from(p.data);
     parts.push(data);
     if ((dataAt + data.length) % 2) parts.push(Buffer.alloc(1));

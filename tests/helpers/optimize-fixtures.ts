@@ -42,9 +42,20 @@ export function photoPixels(width: number, height: number, seed = 1): Buffer {
   const boxes = Array.from({ length: 9 }, () => {
     const w = (0.05 + rand() * 0.25) * width;
     const h = (0.05 + rand() * 0.3) * height;
-    return { x0: rand() * (width - w), y0: height * 0.3 + rand() * (height * 0.7 - h), w, h, c: [rand() * 255, rand() * 255, rand() * 255], round: rand() < 0.4 };
+    return {
+      x0: rand() * (width - w),
+      y0: height * 0.3 + rand() * (height * 0.7 - h),
+      w,
+      h,
+      c: [rand() * 255, rand() * 255, rand() * 255],
+      round: rand() < 0.4,
+    };
   });
-  const octaves = [96, 48, 24, 12, 6, 3].map((cell, i) => ({ cell, amp: [26, 20, 16, 12, 9, 6][i], grid: lattice(width, height, cell, rand) }));
+  const octaves = [96, 48, 24, 12, 6, 3].map((cell, i) => ({
+    cell,
+    amp: [26, 20, 16, 12, 9, 6][i],
+    grid: lattice(width, height, cell, rand),
+  }));
   for (let y = 0; y < height; y++) {
     const v = y / height;
     for (let x = 0; x < width; x++) {
@@ -143,14 +154,20 @@ export function scanText(lines = 40, seed = 1): string[] {
  * An 8-bit gray scan of a text page at `dpi` (Letter size): text rendered by MuPDF, a slightly
  * uneven paper tone, scanner noise and a small skew-free blur.
  */
-export async function scanPixels(dpi = 300, seed = 1): Promise<{ data: Buffer; width: number; height: number }> {
+export async function scanPixels(
+  dpi = 300,
+  seed = 1,
+): Promise<{ data: Buffer; width: number; height: number }> {
   const doc = new mupdf.PDFDocument();
   const font = doc.addSimpleFont(new mupdf.Font("Times-Roman"));
   const res = doc.addObject(doc.newDictionary());
   res.put("Font", doc.newDictionary()).put("F1", font);
   const lines = scanText(44, seed);
   const ops = lines.map((l, i) => `BT /F1 11 Tf 72 ${720 - i * 14.5} Td (${l.replace(/[()\\]/g, "")}) Tj ET`);
-  doc.insertPage(-1, doc.addPage([0, 0, 612, 792], 0, res, `0 g\n${ops.join("\n")}\nq 0.2 g 72 60 468 1 re f Q`));
+  doc.insertPage(
+    -1,
+    doc.addPage([0, 0, 612, 792], 0, res, `0 g\n${ops.join("\n")}\nq 0.2 g 72 60 468 1 re f Q`),
+  );
   const page = doc.loadPage(0);
   const pix = page.toPixmap(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.ColorSpace.DeviceGray, false);
   const width = pix.getWidth();
@@ -170,7 +187,11 @@ export async function scanPixels(dpi = 300, seed = 1): Promise<{ data: Buffer; w
   pix.destroy();
   page.destroy();
   doc.destroy();
-  const blurred = await sharp(data, { raw: { width, height, channels: 1 } }).blur(0.6).toColourspace("b-w").raw().toBuffer();
+  const blurred = await sharp(data, { raw: { width, height, channels: 1 } })
+    .blur(0.6)
+    .toColourspace("b-w")
+    .raw()
+    .toBuffer();
   return { data: blurred, width, height };
 }
 
@@ -179,7 +200,8 @@ export function grayToBits(gray: Uint8Array, width: number, height: number, thre
   const stride = (width + 7) >> 3;
   const out = Buffer.alloc(stride * height);
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) if (gray[y * width + x] >= threshold) out[y * stride + (x >> 3)] |= 0x80 >> (x & 7);
+    for (let x = 0; x < width; x++)
+      if (gray[y * width + x] >= threshold) out[y * stride + (x >> 3)] |= 0x80 >> (x & 7);
   }
   return out;
 }
@@ -287,7 +309,11 @@ export function jpegSize(data: Buffer): { width: number; height: number; compone
     }
     const marker = data[i + 1];
     const len = data.readUInt16BE(i + 2);
-    if ((marker >= 0xc0 && marker <= 0xc3) || (marker >= 0xc5 && marker <= 0xcb && marker !== 0xc8) || (marker >= 0xcd && marker <= 0xcf)) {
+    if (
+      (marker >= 0xc0 && marker <= 0xc3) ||
+      (marker >= 0xc5 && marker <= 0xcb && marker !== 0xc8) ||
+      (marker >= 0xcd && marker <= 0xcf)
+    ) {
       return { height: data.readUInt16BE(i + 5), width: data.readUInt16BE(i + 7), components: data[i + 9] };
     }
     i += 2 + len;
@@ -296,7 +322,11 @@ export function jpegSize(data: Buffer): { width: number; height: number; compone
 }
 
 /** Renders page `index` to 8-bit gray pixels at `dpi` (for SSIM and pixel checks). */
-export function renderGray(bytes: Uint8Array, index: number, dpi = 100): { data: Uint8Array; width: number; height: number } {
+export function renderGray(
+  bytes: Uint8Array,
+  index: number,
+  dpi = 100,
+): { data: Uint8Array; width: number; height: number } {
   const doc = mupdf.Document.openDocument(bytes, "application/pdf");
   try {
     const page = doc.loadPage(index);
@@ -316,7 +346,16 @@ export function renderGray(bytes: Uint8Array, index: number, dpi = 100): { data:
 }
 
 /** Summary of every image XObject of a PDF: filter, size, colour space, bits. */
-export function listImages(bytes: Uint8Array): { num: number; filter: string; width: number; height: number; colorSpace: string; bpc: number; length: number; decodeParms: string }[] {
+export function listImages(bytes: Uint8Array): {
+  num: number;
+  filter: string;
+  width: number;
+  height: number;
+  colorSpace: string;
+  bpc: number;
+  length: number;
+  decodeParms: string;
+}[] {
   const doc = new mupdf.PDFDocument(Buffer.from(bytes));
   try {
     const out = [];

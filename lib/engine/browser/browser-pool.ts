@@ -89,12 +89,23 @@ export class BrowserPool {
     let generation: Generation | undefined;
     let context: BrowserContext | undefined;
     try {
-      generation = await this.generation();
-      generation.jobs++;
-      generation.active++;
-      if (generation.jobs >= this.options.maxJobsPerBrowser) this.retire(generation);
+      for (let attempt = 0; ; attempt++) {
+        generation = await this.generation();
+        generation.jobs++;
+        generation.active++;
+        if (generation.jobs >= this.options.maxJobsPerBrowser) this.retire(generation);
+        try {
+          context = await generation.browser.newContext(contextOptions);
+          break;
+        } catch (e) {
+          // The browser died between jobs: retire it and try once more with a fresh one.
+          generation.active--;
+          this.retire(generation);
+          generation = undefined;
+          if (attempt >= 1) throw e;
+        }
+      }
       const gen = generation;
-      context = await gen.browser.newContext(contextOptions);
       return await job({ context, crashed: () => !gen.browser.isConnected() });
     } finally {
       await context?.close().catch(() => {});

@@ -21,7 +21,7 @@ function isExecutable(path: string): boolean {
  * The Chromium executable to drive: CHROMIUM_PATH when set (it must exist: a wrong value is an
  * operator error, not something to paper over), else the first system install found, else null.
  */
-export function findChromium(env: NodeJS.ProcessEnv = process.env): { path: string | null; problem?: string } {
+export function findChromium(env: Record<string, string | undefined> = process.env): { path: string | null; problem?: string } {
   const configured = env.CHROMIUM_PATH?.trim();
   if (configured) {
     return isExecutable(configured)

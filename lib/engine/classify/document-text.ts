@@ -27,9 +27,14 @@ export interface ClassifierText {
   pages: PageText[];
   pageCount: number;
   kind: "pdf" | "image";
+  /** Fillable form fields (widgets) of the PDF: a strong sign of a form. */
+  formFields: number;
 }
 
-export async function readClassifierText(bytes: Uint8Array, opts: ClassifierTextOptions = {}): Promise<ClassifierText> {
+export async function readClassifierText(
+  bytes: Uint8Array,
+  opts: ClassifierTextOptions = {},
+): Promise<ClassifierText> {
   let mode: OcrMode = opts.ocrMode ?? "Auto";
   if (opts.useImages === false) mode = "Never";
   else if (opts.useTextLayer === false) mode = "Always";
@@ -42,23 +47,34 @@ export async function readClassifierText(bytes: Uint8Array, opts: ClassifierText
     lang: "eng",
   };
   let count = Number.POSITIVE_INFINITY;
+  let formFields = 0;
   if (sniffKind(bytes) === "pdf") {
     const doc = openPdf(bytes, opts.password);
     try {
       count = doc.countPages();
+      for (let i = 0; i < Math.min(count, MAX_OCR_PAGES); i++) {
+        const page = doc.loadPage(i);
+        try {
+          formFields += page.getWidgets().length;
+        } catch {
+          // A page without an annotation list.
+        } finally {
+          page.destroy();
+        }
+      }
     } finally {
       doc.destroy();
     }
   }
-  if (count <= MAX_OCR_PAGES || mode === "Never") {
+  if (!Number.isFinite(count) || count <= MAX_OCR_PAGES || mode === "Never") {
     const all = await getPageTexts(bytes, { ...common, ocrMode: mode });
-    return { pages: all.pages, pageCount: all.pageCount, kind: all.kind };
+    return { pages: all.pages, pageCount: all.pageCount, kind: all.kind, formFields };
   }
   const head = Array.from({ length: MAX_OCR_PAGES }, (_, i) => i);
   const tail = Array.from({ length: count - MAX_OCR_PAGES }, (_, i) => i + MAX_OCR_PAGES);
   const first = await getPageTexts(bytes, { ...common, ocrMode: mode, pageIndices: head });
   const rest = await getPageTexts(bytes, { ...common, ocrMode: "Never", pageIndices: tail });
-  return { pages: [...first.pages, ...rest.pages], pageCount: first.pageCount, kind: first.kind };
+  return { pages: [...first.pages, ...rest.pages], pageCount: first.pageCount, kind: first.kind, formFields };
 }
 
 /** The text of each page, rows in reading order joined by line breaks. */

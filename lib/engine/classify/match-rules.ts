@@ -39,7 +39,11 @@ function collapse(text: string): string {
   return text.replace(/\s+/g, " ");
 }
 
-function matchKeyword(kw: RuleKeyword, pages: { page: number; flat: string; flatLower: string; lines: string }[], caseSensitive: boolean): KeywordMatch {
+function matchKeyword(
+  kw: RuleKeyword,
+  pages: { page: number; flat: string; flatLower: string; lines: string }[],
+  caseSensitive: boolean,
+): KeywordMatch {
   const positions: KeywordPosition[] = [];
   if (kw.kind === "text") {
     const needle = collapse(kw.text.trim());

@@ -9,13 +9,12 @@
  * - text keywords may hold several alternatives joined by `|` (the legacy form
  *   `Class,kw1|kw2|kw3` is the same rule with OR logic);
  * - fields may be quoted CSV-style ("a, b") to keep a comma inside a keyword;
- * - blank lines are ignored.
+ * - blank lines and comment lines (starting with # or //) are ignored.
  */
 export type RuleLogic = "OR" | "AND";
 
 export type RuleKeyword =
-  | { kind: "text"; raw: string; text: string }
-  | { kind: "regex"; raw: string; source: string; flags: string };
+  { kind: "text"; raw: string; text: string } | { kind: "regex"; raw: string; source: string; flags: string };
 
 export interface ClassRule {
   className: string;
@@ -71,9 +70,16 @@ function splitFields(line: string): Field[] {
       };
       let close = findClose(true);
       if (close < 0) close = findClose(false);
-      if (close < 0) throw new Error(`unterminated regex ${line.slice(i).trim()} (a regex is written /expression/ or /expression/i)`);
+      if (close < 0)
+        throw new Error(
+          `unterminated regex ${line.slice(i).trim()} (a regex is written /expression/ or /expression/i)`,
+        );
       const flagsMatch = /^([A-Za-z]*)\s*(,|$)/.exec(line.slice(close + 1))!;
-      fields.push({ value: line.slice(i, close + 1 + flagsMatch[1].length), regex: { source: line.slice(i + 1, close), flags: flagsMatch[1] }, quoted: false });
+      fields.push({
+        value: line.slice(i, close + 1 + flagsMatch[1].length),
+        regex: { source: line.slice(i + 1, close), flags: flagsMatch[1] },
+        quoted: false,
+      });
       i = close + 1 + flagsMatch[0].length;
       if (flagsMatch[2] === "") break;
       continue;
@@ -119,7 +125,7 @@ export function parseRules(text: string): ParsedRules {
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/);
   lines.forEach((raw, idx) => {
     const line = idx + 1;
-    if (raw.trim() === "") return;
+    if (raw.trim() === "" || /^\s*(?:#|\/\/)/.test(raw)) return;
     let fields: Field[];
     try {
       fields = splitFields(raw);
@@ -145,7 +151,10 @@ export function parseRules(text: string): ParsedRules {
         const { source, flags } = f.regex;
         const unknown = [...flags].filter((c) => !ALLOWED_FLAGS.has(c));
         if (unknown.length > 0) {
-          errors.push({ line, message: `regex ${f.value}: unknown flag "${unknown.join("")}" (use i for case-insensitive)` });
+          errors.push({
+            line,
+            message: `regex ${f.value}: unknown flag "${unknown.join("")}" (use i for case-insensitive)`,
+          });
           bad = true;
           continue;
         }
@@ -174,7 +183,10 @@ export function parseRules(text: string): ParsedRules {
     }
     if (bad) return;
     if (keywords.length === 0) {
-      errors.push({ line, message: `class "${className}" has no keywords; write ${className}, OR, keyword1, keyword2` });
+      errors.push({
+        line,
+        message: `class "${className}" has no keywords; write ${className}, OR, keyword1, keyword2`,
+      });
       return;
     }
     rules.push({ className, logic, keywords, line });
@@ -185,6 +197,7 @@ export function parseRules(text: string): ParsedRules {
 /** The first error as one message for a 400 answer: "line 3: invalid regex /[a/: ...". */
 export function formatRuleErrors(errors: RuleError[]): string {
   const first = errors[0];
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
+  const more =
+    errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
   return `rulescsv line ${first.line}: ${first.message}${more}.`;
 }

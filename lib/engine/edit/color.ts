@@ -15,7 +15,10 @@ export interface Rgba {
 export function parseColor(value: string, field: string): Rgba {
   const hex = value.trim().replace(/^#/, "");
   if (!/^[0-9a-fA-F]+$/.test(hex) || ![3, 6, 8].includes(hex.length)) {
-    throw new ApiError(454, `${field}: "${value}" is not a colour; use RRGGBB or AARRGGBB in hex, e.g. #FF0000 or #80FF0000.`);
+    throw new ApiError(
+      454,
+      `${field}: "${value}" is not a colour; use RRGGBB or AARRGGBB in hex, e.g. #FF0000 or #80FF0000.`,
+    );
   }
   const full = hex.length === 3 ? hex.replace(/./g, (c) => c + c) : hex;
   const n = (i: number) => Number.parseInt(full.slice(i, i + 2), 16) / 255;

@@ -63,13 +63,17 @@ export function drawTextBlock(canvas: PageCanvas, b: TextBlock): Rect4 {
         ops.push(fake ? `2 Tr ${fmt(b.size * 0.03)} w` : "0 Tr");
         stroking = fake;
       }
-      ops.push(`/${name} ${fmt(b.size)} Tf ${run.font.kind === "simple" ? `(${run.code})` : `<${run.code}>`} Tj`);
+      ops.push(
+        `/${name} ${fmt(b.size)} Tf ${run.font.kind === "simple" ? `(${run.code})` : `<${run.code}>`} Tj`,
+      );
     }
     if (stroking) ops.push("0 Tr");
     if (line.width > 0) {
       const thick = Math.max(0.5, b.size * 0.05);
-      if (b.underline) bars.push(`${fmt(lx)} ${fmt(baseline + b.size * 0.1)} ${fmt(line.width)} ${fmt(thick)} re f`);
-      if (b.strikeout) bars.push(`${fmt(lx)} ${fmt(baseline - b.size * 0.3)} ${fmt(line.width)} ${fmt(thick)} re f`);
+      if (b.underline)
+        bars.push(`${fmt(lx)} ${fmt(baseline + b.size * 0.1)} ${fmt(line.width)} ${fmt(thick)} re f`);
+      if (b.strikeout)
+        bars.push(`${fmt(lx)} ${fmt(baseline - b.size * 0.3)} ${fmt(line.width)} ${fmt(thick)} re f`);
     }
   });
   ops.push("ET", ...bars, "Q");

@@ -33,7 +33,8 @@ function pagesOf(spec: string | undefined, pageCount: number, field: string): nu
 export function normalizeLink(link: string, field: string): string {
   const l = link.trim();
   if (/^(https?:\/\/|mailto:|tel:)/i.test(l)) return l;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(l)) throw new ApiError(454, `${field}: only http(s), mailto: and tel: links are allowed.`);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(l))
+    throw new ApiError(454, `${field}: only http(s), mailto: and tel: links are allowed.`);
   if (/^[\w-]+(\.[\w-]+)+([/?#].*)?$/.test(l)) return `https://${l}`;
   throw new ApiError(454, `${field}: "${l}" is not a URL.`);
 }
@@ -51,7 +52,11 @@ interface PreparedText {
  * Adds text, form fields, images and links to a PDF and fills existing form fields
  * (POST /v1/pdf/edit/add). Everything is validated before the document is changed.
  */
-export async function editPdf(input: Uint8Array, req: EditRequest, loadImage: ImageLoader): Promise<EditResult> {
+export async function editPdf(
+  input: Uint8Array,
+  req: EditRequest,
+  loadImage: ImageLoader,
+): Promise<EditResult> {
   const notes: string[] = [];
   const { doc, access } = openPdfWithAccess(input, req.password);
   try {
@@ -83,7 +88,8 @@ export async function editPdf(input: Uint8Array, req: EditRequest, loadImage: Im
     }));
     const loaded = new Map<string, StampImage>();
     for (const s of stamps) {
-      if (!loaded.has(s.img.url)) loaded.set(s.img.url, await loadStampImage(s.img.url, `${s.field}.url`, loadImage));
+      if (!loaded.has(s.img.url))
+        loaded.set(s.img.url, await loadStampImage(s.img.url, `${s.field}.url`, loadImage));
     }
 
     // 2. Lay out text (macros differ per page), then create the fonts it needs.
@@ -129,7 +135,7 @@ export async function editPdf(input: Uint8Array, req: EditRequest, loadImage: Im
       if (b.p.ann.type !== "Text") continue;
       const c = canvas(b.page);
       const box = drawTextBlock(c, b.block);
-      if (b.p.link) c.link(box, b.p.link);
+      if (b.p.link && box[2] > box[0] && box[3] > box[1]) c.link(box, b.p.link);
     }
     for (const s of stamps) {
       const img = loaded.get(s.img.url)!;
@@ -166,7 +172,8 @@ export async function editPdf(input: Uint8Array, req: EditRequest, loadImage: Im
       const mine = blocks.filter((b) => b.p === p);
       const first = mine[0];
       if (!first) continue;
-      const kind = p.ann.type === "TextField" ? "text" : p.ann.type === "TextFieldMultiline" ? "multiline" : "checkbox";
+      const kind =
+        p.ann.type === "TextField" ? "text" : p.ann.type === "TextFieldMultiline" ? "multiline" : "checkbox";
       createField(doc, {
         kind,
         name,
@@ -180,7 +187,9 @@ export async function editPdf(input: Uint8Array, req: EditRequest, loadImage: Im
           return { canvas: c, rect: fieldRect(c, p.ann, b.text, kind, book, p.face) };
         }),
       });
-      if (p.link) for (const b of mine) canvas(b.page).link(fieldRect(canvas(b.page), p.ann, b.text, kind, book, p.face), p.link);
+      if (p.link)
+        for (const b of mine)
+          canvas(b.page).link(fieldRect(canvas(b.page), p.ann, b.text, kind, book, p.face), p.link);
     }
 
     // 5. Fill existing fields.
@@ -202,7 +211,14 @@ export async function editPdf(input: Uint8Array, req: EditRequest, loadImage: Im
 }
 
 /** The widget rectangle: width/height when given, else sized for the text and font size. */
-function fieldRect(c: PageCanvas, ann: TextAnnotation, text: string, kind: "text" | "multiline" | "checkbox", book: FontBook, face: Face): Rect4 {
+function fieldRect(
+  c: PageCanvas,
+  ann: TextAnnotation,
+  text: string,
+  kind: "text" | "multiline" | "checkbox",
+  book: FontBook,
+  face: Face,
+): Rect4 {
   const [x, y] = c.point(ann.x, ann.y);
   if (kind === "checkbox") {
     const side = ann.size + 2;
@@ -212,7 +228,8 @@ function fieldRect(c: PageCanvas, ann: TextAnnotation, text: string, kind: "text
   const textWidth = Math.max(0, ...lines.map((l) => book.measure(l, face) * ann.size));
   const w = ann.width ?? Math.max(100, textWidth + 8);
   const leading = ann.leading ?? ann.size * DEFAULT_LEADING;
-  const h = ann.height ?? (kind === "multiline" ? Math.max(3, lines.length) * leading + 6 : ann.size * 1.6 + 2);
+  const h =
+    ann.height ?? (kind === "multiline" ? Math.max(3, lines.length) * leading + 6 : ann.size * 1.6 + 2);
   return [x, y, x + w, y + h];
 }
 
@@ -228,7 +245,8 @@ function checkPermissions(doc: mupdf.PDFDocument, access: string, req: EditReque
   if (drawsText && !doc.hasPermission("edit")) {
     throw new ApiError(443, `this PDF's permissions forbid changing its content: ${hint}`);
   }
-  const annotates = req.annotations.some((a) => a.type !== "Text" || a.link) || req.images.some((i) => i.link);
+  const annotates =
+    req.annotations.some((a) => a.type !== "Text" || a.link) || req.images.some((i) => i.link);
   if (annotates && !doc.hasPermission("annotate")) {
     throw new ApiError(443, `this PDF's permissions forbid adding form fields and links: ${hint}`);
   }

@@ -29,7 +29,11 @@ const MONO = /courier|mono|consol|code|typewriter|lucida console|menlo|monaco|fi
  */
 export function resolveFace(fontName: string | undefined, bold: boolean, italic: boolean): Face {
   const name = (fontName ?? "").toLowerCase();
-  const family: Family = MONO.test(name) ? "Courier" : SERIF.test(name) && !/sans/.test(name) ? "Times" : "Helvetica";
+  const family: Family = MONO.test(name)
+    ? "Courier"
+    : SERIF.test(name) && !/sans/.test(name)
+      ? "Times"
+      : "Helvetica";
   return {
     family,
     bold: bold || /bold|black|heavy|semibold/.test(name),
@@ -39,12 +43,20 @@ export function resolveFace(fontName: string | undefined, bold: boolean, italic:
 
 /** The standard 14 font name of a face, e.g. Times-BoldItalic. */
 export function base14Name(f: Face): string {
-  if (f.family === "Times") return f.bold && f.italic ? "Times-BoldItalic" : f.bold ? "Times-Bold" : f.italic ? "Times-Italic" : "Times-Roman";
+  if (f.family === "Times")
+    return f.bold && f.italic
+      ? "Times-BoldItalic"
+      : f.bold
+        ? "Times-Bold"
+        : f.italic
+          ? "Times-Italic"
+          : "Times-Roman";
   const suffix = f.bold && f.italic ? "-BoldOblique" : f.bold ? "-Bold" : f.italic ? "-Oblique" : "";
   return `${f.family}${suffix}`;
 }
 
 // Windows-1252 bytes 0x80..0x9F (WinAnsiEncoding, ISO 32000-1 Annex D).
+// prettier-ignore
 const WIN_ANSI_HIGH: Record<number, number> = {
   0x20ac: 0x80, 0x201a: 0x82, 0x0192: 0x83, 0x201e: 0x84, 0x2026: 0x85, 0x2020: 0x86, 0x2021: 0x87,
   0x02c6: 0x88, 0x2030: 0x89, 0x0160: 0x8a, 0x2039: 0x8b, 0x0152: 0x8c, 0x017d: 0x8e, 0x2018: 0x91,
@@ -130,7 +142,8 @@ export class FontBook {
       this.fallbacks = [];
       for (const file of SYSTEM_FALLBACKS) {
         try {
-          if (existsSync(file)) this.fallbacks.push(new mupdf.Font(file.replace(/^.*\//, "").replace(/\.\w+$/, ""), file));
+          if (existsSync(file))
+            this.fallbacks.push(new mupdf.Font(file.replace(/^.*\//, "").replace(/\.\w+$/, ""), file));
         } catch {
           /* an unreadable font file is skipped */
         }
@@ -181,7 +194,8 @@ export class FontBook {
         picked = { h: this.simple(face), glyph: 0x3f }; // "?"
         shown = "?";
       }
-      const { h, glyph } = picked;
+      const h: FontHandle = picked.h;
+      const glyph: number = picked.glyph;
       if (!cur || cur.font !== h) {
         cur = { font: h, code: "", width: 0, text: "" };
         out.push(cur);
@@ -230,7 +244,6 @@ export class FontBook {
       }
     }
   }
-
 }
 
 function byteToUnicode(b: number): number {

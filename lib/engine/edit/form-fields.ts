@@ -92,8 +92,9 @@ export function createField(doc: mupdf.PDFDocument, f: NewField): void {
     const mk = doc.newDictionary();
     mk.put("BC", [0, 0, 0]);
     if (f.background) mk.put("BG", [1, 1, 1]);
-    const rotate = canvas.obj.getInheritable("Rotate");
-    if (rotate.isNumber() && rotate.asNumber() % 360 !== 0) mk.put("R", ((rotate.asNumber() % 360) + 360) % 360);
+    const rotObj = canvas.obj.getInheritable("Rotate");
+    const rotation = rotObj.isNumber() ? (((Math.round(rotObj.asNumber() / 90) * 90) % 360) + 360) % 360 : 0;
+    if (rotation) mk.put("R", rotation);
     if (!isText) mk.put("CA", doc.newString("4")); // ZapfDingbats check mark, for viewers that redraw
     w.put("MK", mk);
     const bs = doc.newDictionary();
@@ -102,7 +103,7 @@ export function createField(doc: mupdf.PDFDocument, f: NewField): void {
     w.put("BS", bs);
     if (!isText) {
       w.put("AS", doc.newName(state));
-      w.put("AP", checkboxAppearance(doc, rect, f.color, f.background));
+      w.put("AP", checkboxAppearance(doc, rect, f.color, f.background, rotation));
     }
     if (!single) {
       w.put("Parent", field);
@@ -130,8 +131,25 @@ export function createField(doc: mupdf.PDFDocument, f: NewField): void {
   }
 }
 
-/** /AP with an /Off box and a /Yes box with a check mark (drawn as a path: no font needed). */
-function checkboxAppearance(doc: mupdf.PDFDocument, rect: Rect4, color: Rgba, background: boolean): mupdf.PDFObject {
+/** Appearance /Matrix that keeps a form upright on a page shown rotated by `rotation` (§12.5.5, /MK /R). */
+const UPRIGHT: Record<number, number[]> = {
+  0: [1, 0, 0, 1, 0, 0],
+  90: [0, 1, -1, 0, 0, 0],
+  180: [-1, 0, 0, -1, 0, 0],
+  270: [0, -1, 1, 0, 0, 0],
+};
+
+/**
+ * /AP with an /Off box and a /Yes box with a check mark (drawn as a path: no font needed),
+ * drawn at the display-space size of `rect` and turned upright on rotated pages.
+ */
+function checkboxAppearance(
+  doc: mupdf.PDFDocument,
+  rect: Rect4,
+  color: Rgba,
+  background: boolean,
+  rotation: number,
+): mupdf.PDFObject {
   const w = Math.abs(rect[2] - rect[0]);
   const h = Math.abs(rect[3] - rect[1]);
   const box = `${background ? `1 g 0 0 ${fmt(w)} ${fmt(h)} re f ` : ""}0 G 1 w 0.5 0.5 ${fmt(w - 1)} ${fmt(h - 1)} re S`;
@@ -140,7 +158,13 @@ function checkboxAppearance(doc: mupdf.PDFDocument, rect: Rect4, color: Rgba, ba
     `${rgb} RG ${fmt(Math.max(1, Math.min(w, h) * 0.12))} w 1 J 1 j ` +
     `${fmt(w * 0.2)} ${fmt(h * 0.52)} m ${fmt(w * 0.42)} ${fmt(h * 0.28)} l ${fmt(w * 0.8)} ${fmt(h * 0.76)} l S`;
   const form = (content: string) =>
-    doc.addStream(content, { Type: "XObject", Subtype: "Form", BBox: [0, 0, w, h], Resources: {} });
+    doc.addStream(content, {
+      Type: "XObject",
+      Subtype: "Form",
+      BBox: [0, 0, w, h],
+      Matrix: UPRIGHT[rotation] ?? UPRIGHT[0],
+      Resources: {},
+    });
   const n = doc.newDictionary();
   n.put("Yes", form(`q ${box} Q q ${check} Q`));
   n.put("Off", form(`q ${box} Q`));
@@ -215,7 +239,11 @@ export function fillFields(
         );
       }
       if (fill.pages) found = found.filter((f) => fill.pages!.has(f.page));
-      if (found.length === 0) throw new ApiError(400, `${where}: field "${fill.fieldName}" has no widget on the pages given in ${where}.pages.`);
+      if (found.length === 0)
+        throw new ApiError(
+          400,
+          `${where}: field "${fill.fieldName}" has no widget on the pages given in ${where}.pages.`,
+        );
       setField(doc, found, fill.text, where, fill.fieldName);
       // List boxes already have the appearance we drew; an update would replace it with MuPDF's empty one.
       if (!found[0].widget.isListBox()) for (const f of found) f.widget.update();
@@ -231,7 +259,13 @@ function findCaseInsensitive(map: Map<string, FoundWidget[]>, name: string): Fou
   return undefined;
 }
 
-function setField(doc: mupdf.PDFDocument, found: FoundWidget[], text: string, where: string, name: string): void {
+function setField(
+  doc: mupdf.PDFDocument,
+  found: FoundWidget[],
+  text: string,
+  where: string,
+  name: string,
+): void {
   const first = found[0].widget;
   if (first.isText()) {
     for (const f of found) f.widget.setTextValue(text);
@@ -241,7 +275,8 @@ function setField(doc: mupdf.PDFDocument, found: FoundWidget[], text: string, wh
     const value = text.trim();
     const lower = value.toLowerCase();
     const all = found.flatMap((f) => onStates(f.widget).map((s) => ({ ...s, f })));
-    const byState = all.find((s) => s.value.toLowerCase() === lower) ?? all.find((s) => s.state.toLowerCase() === lower);
+    const byState =
+      all.find((s) => s.value.toLowerCase() === lower) ?? all.find((s) => s.state.toLowerCase() === lower);
     const isOn = (w: mupdf.PDFWidget) => {
       const as = w.getObject().get("AS");
       return as.isName() && as.asName() !== "Off";
@@ -250,7 +285,11 @@ function setField(doc: mupdf.PDFDocument, found: FoundWidget[], text: string, wh
       let want: boolean;
       if (TRUE_WORDS.has(lower)) want = true;
       else if (FALSE_WORDS.has(lower)) want = false;
-      else throw new ApiError(454, `${where}.text: check box "${name}" takes True or False (or its export value ${all.map((s) => s.value).join("/")}).`);
+      else
+        throw new ApiError(
+          454,
+          `${where}.text: check box "${name}" takes True or False (or its export value ${all.map((s) => s.value).join("/")}).`,
+        );
       if (isOn(first) !== want) first.toggle();
       return;
     }
@@ -266,7 +305,10 @@ function setField(doc: mupdf.PDFDocument, found: FoundWidget[], text: string, wh
         return;
       }
       const options = [...new Set(all.map((s) => s.value))];
-      throw new ApiError(454, `${where}.text: "${value}" is not an option of "${name}"; use one of: ${options.join(", ")}.`);
+      throw new ApiError(
+        454,
+        `${where}.text: "${value}" is not an option of "${name}"; use one of: ${options.join(", ")}.`,
+      );
     }
     if (!isOn(byState.f.widget)) byState.f.widget.toggle();
     return;
@@ -281,7 +323,10 @@ function setField(doc: mupdf.PDFDocument, found: FoundWidget[], text: string, wh
     if (idx < 0) idx = shown.findIndex((o) => o.toLowerCase() === lower);
     const editable = first.isComboBox() && (first.getFieldFlags() & mupdf.PDFWidget.CH_FIELD_IS_EDIT) !== 0;
     if (idx < 0 && !editable) {
-      throw new ApiError(454, `${where}.text: "${text}" is not an option of "${name}"; use one of: ${shown.join(", ")}.`);
+      throw new ApiError(
+        454,
+        `${where}.text: "${text}" is not an option of "${name}"; use one of: ${shown.join(", ")}.`,
+      );
     }
     first.setChoiceValue(idx >= 0 ? exports[idx] : text);
     // MuPDF draws an empty appearance for list boxes: draw the options ourselves.
@@ -293,7 +338,10 @@ function setField(doc: mupdf.PDFDocument, found: FoundWidget[], text: string, wh
     }
     return;
   }
-  throw new ApiError(454, `${where}: "${name}" is a ${first.getFieldType()} field and cannot be filled with text.`);
+  throw new ApiError(
+    454,
+    `${where}: "${name}" is a ${first.getFieldType()} field and cannot be filled with text.`,
+  );
 }
 
 /** Clears a radio group: /V /Off on the field (the parent of the widgets, or the widget itself). */
@@ -308,7 +356,12 @@ function setValueOff(doc: mupdf.PDFDocument, found: FoundWidget[]): void {
  * A list box appearance as Acrobat draws one: white box, border, one row per option from the
  * top (scrolled so the selection shows), the selected row highlighted.
  */
-function listBoxAppearance(doc: mupdf.PDFDocument, w: mupdf.PDFWidget, options: string[], selected: number): void {
+function listBoxAppearance(
+  doc: mupdf.PDFDocument,
+  w: mupdf.PDFWidget,
+  options: string[],
+  selected: number,
+): void {
   const obj = w.getObject();
   const r = obj.get("Rect");
   if (!r.isArray() || r.length < 4) return;
@@ -320,7 +373,12 @@ function listBoxAppearance(doc: mupdf.PDFDocument, w: mupdf.PDFWidget, options: 
   const row = size * 1.15;
   const visible = Math.max(1, Math.floor((height - 2) / row));
   const top = selected >= visible ? selected - visible + 1 : 0;
-  const ops = ["q 1 g", `0 0 ${fmt(width)} ${fmt(height)} re f`, "Q q 0 G 1 w", `0.5 0.5 ${fmt(width - 1)} ${fmt(height - 1)} re S Q`];
+  const ops = [
+    "q 1 g",
+    `0 0 ${fmt(width)} ${fmt(height)} re f`,
+    "Q q 0 G 1 w",
+    `0.5 0.5 ${fmt(width - 1)} ${fmt(height - 1)} re S Q`,
+  ];
   ops.push(`q 1 1 ${fmt(width - 2)} ${fmt(height - 2)} re W n`);
   if (selected >= top && selected < top + visible) {
     const y = height - 1 - (selected - top + 1) * row;
@@ -336,7 +394,11 @@ function listBoxAppearance(doc: mupdf.PDFDocument, w: mupdf.PDFWidget, options: 
   fonts.put("Helv", doc.addSimpleFont(new mupdf.Font("Helvetica"), "Latin"));
   const res = doc.newDictionary();
   res.put("Font", fonts);
-  const stream = doc.addStream(ops.join("\n"), { Type: "XObject", Subtype: "Form", BBox: [0, 0, width, height] });
+  const stream = doc.addStream(ops.join("\n"), {
+    Type: "XObject",
+    Subtype: "Form",
+    BBox: [0, 0, width, height],
+  });
   stream.put("Resources", res);
   const ap = doc.newDictionary();
   ap.put("N", stream);
@@ -349,7 +411,12 @@ function winAnsiLiteral(text: string): string {
   for (const ch of text) {
     const b = winAnsiCode(ch.codePointAt(0)!);
     const c = b < 0 ? 0x3f : b;
-    out += c === 0x28 || c === 0x29 || c === 0x5c ? `\\${String.fromCharCode(c)}` : c < 0x20 || c > 0x7e ? `\\${c.toString(8).padStart(3, "0")}` : String.fromCharCode(c);
+    out +=
+      c === 0x28 || c === 0x29 || c === 0x5c
+        ? `\\${String.fromCharCode(c)}`
+        : c < 0x20 || c > 0x7e
+          ? `\\${c.toString(8).padStart(3, "0")}`
+          : String.fromCharCode(c);
   }
   return out;
 }

@@ -40,7 +40,8 @@ function lookup(data: Record<string, unknown> | undefined, path: string): string
   if (Object.prototype.hasOwnProperty.call(data, path)) return stringify(data[path]);
   let cur: unknown = data;
   for (const part of path.split(".")) {
-    if (cur === null || typeof cur !== "object" || !Object.prototype.hasOwnProperty.call(cur, part)) return undefined;
+    if (cur === null || typeof cur !== "object" || !Object.prototype.hasOwnProperty.call(cur, part))
+      return undefined;
     cur = (cur as Record<string, unknown>)[part];
   }
   return stringify(cur);

@@ -20,7 +20,9 @@ export function decodeDataUri(uri: string, field: string): Buffer {
   const m = /^data:([^,]*?)(;base64)?,(.*)$/is.exec(uri.trim());
   if (!m) throw new ApiError(454, `${field}: not a valid data: URI; use data:image/png;base64,....`);
   try {
-    return m[2] ? Buffer.from(m[3].replace(/\s+/g, ""), "base64") : Buffer.from(decodeURIComponent(m[3]), "latin1");
+    return m[2]
+      ? Buffer.from(m[3].replace(/\s+/g, ""), "base64")
+      : Buffer.from(decodeURIComponent(m[3]), "latin1");
   } catch {
     throw new ApiError(454, `${field}: the data: URI could not be decoded.`);
   }
@@ -40,19 +42,28 @@ export async function loadStampImage(url: string, field: string, load: ImageLoad
       bytes = (await load(u)).bytes;
     } catch (e) {
       if (e && typeof e === "object" && "status" in e) throw e; // the egress guard's own ApiError
-      throw new ApiError(400, `${field}: could not download the image: ${e instanceof Error ? e.message : String(e)}.`);
+      throw new ApiError(
+        400,
+        `${field}: could not download the image: ${e instanceof Error ? e.message : String(e)}.`,
+      );
     }
-  } else throw new ApiError(454, `${field}: use an https URL or a base64 data: URI (data:image/png;base64,...).`);
+  } else
+    throw new ApiError(454, `${field}: use an https URL or a base64 data: URI (data:image/png;base64,...).`);
   if (bytes.byteLength === 0) throw new ApiError(400, `${field}: the image is empty.`);
-  if (bytes.byteLength > MAX_STAMP_BYTES) throw new ApiError(400, `${field}: the image is larger than ${MAX_STAMP_BYTES / 1024 / 1024} MB.`);
+  if (bytes.byteLength > MAX_STAMP_BYTES)
+    throw new ApiError(400, `${field}: the image is larger than ${MAX_STAMP_BYTES / 1024 / 1024} MB.`);
 
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: MAX_STAMP_PIXELS, density: 144 }).metadata();
   } catch (e) {
     const msg = e instanceof Error ? e.message : "";
-    if (/pixel limit/i.test(msg)) throw new ApiError(400, `${field}: the image has more than ${MAX_STAMP_PIXELS / 1e6} megapixels.`);
-    throw new ApiError(415, `${field}: not an image Quire can read (PNG, JPEG, GIF, WebP, TIFF, AVIF or SVG).`);
+    if (/pixel limit/i.test(msg))
+      throw new ApiError(400, `${field}: the image has more than ${MAX_STAMP_PIXELS / 1e6} megapixels.`);
+    throw new ApiError(
+      415,
+      `${field}: not an image Quire can read (PNG, JPEG, GIF, WebP, TIFF, AVIF or SVG).`,
+    );
   }
   if (!meta.width || !meta.height) throw new ApiError(415, `${field}: not an image Quire can read.`);
   if (meta.width * meta.height > MAX_STAMP_PIXELS) {
@@ -81,7 +92,11 @@ export async function loadStampImage(url: string, field: string, load: ImageLoad
 }
 
 /** The placed size: both given → as given; one given → the other keeps the aspect ratio; none → natural size. */
-export function placedSize(img: StampImage, width?: number, height?: number): { width: number; height: number } {
+export function placedSize(
+  img: StampImage,
+  width?: number,
+  height?: number,
+): { width: number; height: number } {
   const ratio = img.naturalHeight / img.naturalWidth;
   if (width && height) return { width, height };
   if (width) return { width, height: width * ratio };

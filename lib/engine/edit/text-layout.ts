@@ -16,7 +16,13 @@ export interface Line {
  * Splits text into lines at "\n" and, when `maxWidth` is given, wraps each at spaces (or
  * anywhere inside a word longer than the line, and between CJK characters).
  */
-export function layoutLines(text: string, face: Face, size: number, book: FontBook, maxWidth?: number): Line[] {
+export function layoutLines(
+  text: string,
+  face: Face,
+  size: number,
+  book: FontBook,
+  maxWidth?: number,
+): Line[] {
   const lines: Line[] = [];
   for (const paragraph of text.split("\n")) {
     const pieces = maxWidth && maxWidth > 0 ? wrap(paragraph, face, size, book, maxWidth) : [paragraph];
@@ -64,7 +70,8 @@ function wrap(paragraph: string, face: Face, size: number, book: FontBook, maxWi
   return out;
 }
 
-const RTL_RUN = /[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff](?:[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff ]*[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff])?/gu;
+const RTL_RUN =
+  /[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff](?:[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff ]*[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff\ufb1d-\ufdff\ufe70-\ufeff])?/gu;
 
 /**
  * A minimal visual reordering for right-to-left words inside a left-to-right line: each run of

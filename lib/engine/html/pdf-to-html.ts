@@ -6,6 +6,7 @@ import type { Area } from "@/lib/engine/tables/extract-tables";
 import type { Segment, Table, TableOptions } from "@/lib/engine/tables/types";
 import { groupLines, type TextLine } from "@/lib/engine/tables/lines";
 import { extractPageImages } from "@/lib/engine/text/images";
+import { decodeImagePage, probeImage } from "@/lib/engine/text/page-texts";
 import type { PageText, Word } from "@/lib/engine/text/types";
 
 /**
@@ -35,6 +36,8 @@ export interface HtmlOptions {
   table?: TableOptions;
   area?: Area;
   title?: string;
+  /** Clockwise quarter turns the page texts were given (RotationAngle); the drawing follows. */
+  rotation?: number;
 }
 
 export interface HtmlResult {
@@ -199,7 +202,10 @@ function positionedTable(t: Table, words: Word[], s: number, used: Set<Word>): s
     let r = ys.findIndex((y, i) => i < nRows && cy >= y && cy <= ys[i + 1]);
     if (c < 0 || r < 0) continue;
     for (const sp of t.spans) {
-      if (r >= sp.row && r < sp.row + sp.rowSpan && c >= sp.col && c < sp.col + sp.colSpan) (r = sp.row), (c = sp.col);
+      if (r >= sp.row && r < sp.row + sp.rowSpan && c >= sp.col && c < sp.col + sp.colSpan) {
+        r = sp.row;
+        c = sp.col;
+      }
     }
     const key = `${r},${c}`;
     const list = cellWords.get(key) ?? [];
@@ -240,13 +246,16 @@ async function background(page: PageText, source: PageSource, width: number, hei
   const scaleUp = opts.optimizeImages === false ? 2 : 1;
   const w = Math.min(Math.round(width * scaleUp), 4096);
   const h = Math.max(1, Math.round((height * w) / width));
+  // RotationAngle turned the words; the drawing is rendered as stored, then turned the same way.
+  const q = (((opts.rotation ?? 0) % 4) + 4) % 4;
+  const [rw, rh] = q % 2 ? [h, w] : [w, h];
   let raw: { data: Uint8Array; width: number; height: number; channels: 3 } | null = null;
   if (source.kind === "pdf") {
     const p = source.doc.loadPage(page.index);
     try {
       const [bx0, by0, bx1, by1] = p.getBounds();
-      const sx = w / (bx1 - bx0);
-      const sy = h / (by1 - by0);
+      const sx = rw / (bx1 - bx0);
+      const sy = rh / (by1 - by0);
       const pix = drawWithoutText(p, mupdf.Matrix.scale(sx, sy));
       try {
         raw = { data: new Uint8Array(pix.getPixels()), width: pix.getWidth(), height: pix.getHeight(), channels: 3 };
@@ -259,16 +268,14 @@ async function background(page: PageText, source: PageSource, width: number, hei
     }
     if (isBlank(raw.data)) return null;
   } else {
-    const data = await sharp(source.bytes, { limitInputPixels: 200_000_000, ...(source.pageCount > 1 ? { page: page.index } : {}) })
-      .rotate()
-      .flatten({ background: "#ffffff" })
-      .resize(w, h, { fit: "fill" })
-      .removeAlpha()
-      .raw()
-      .toBuffer();
-    raw = { data: new Uint8Array(data), width: w, height: h, channels: 3 };
+    const probe = await probeImage(source.bytes);
+    const page0 = await decodeImagePage(source.bytes, page.index, source.pageCount, probe.dpi, probe.decoder);
+    const rgb = page0.channels === 3 ? page0.data : Uint8Array.from({ length: page0.data.length * 3 }, (_, i) => page0.data[Math.floor(i / 3)]);
+    const data = await sharp(rgb, { raw: { width: page0.width, height: page0.height, channels: 3 } }).resize(rw, rh, { fit: "fill" }).raw().toBuffer();
+    raw = { data: new Uint8Array(data), width: rw, height: rh, channels: 3 };
   }
-  const img = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 3 } });
+  let img = sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 3 } });
+  if (q) img = sharp(await img.rotate(q * 90).raw().toBuffer(), { raw: { width: q % 2 ? raw.height : raw.width, height: q % 2 ? raw.width : raw.height, channels: 3 } });
   if (opts.optimizeImages === false) return { bytes: await img.png().toBuffer(), type: "image/png" };
   return { bytes: await img.jpeg({ quality: 80, mozjpeg: true }).toBuffer(), type: "image/jpeg" };
 }
@@ -276,7 +283,7 @@ async function background(page: PageText, source: PageSource, width: number, hei
 function repack(pix: mupdf.Pixmap): { data: Uint8Array; width: number; height: number; channels: 3 } {
   const w = pix.getWidth();
   const h = pix.getHeight();
-  const n = pix.getNumberOfComponents() + (pix.getAlpha() ? 1 : 0);
+  const n = pix.getNumberOfComponents(); // MuPDF counts the alpha channel in n
   const stride = pix.getStride();
   const src = pix.getPixels();
   const data = new Uint8Array(w * h * 3);

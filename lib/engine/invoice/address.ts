@@ -70,7 +70,10 @@ export function parseCityLine(raw: string): CityLine | undefined {
     return { city: clean(m[1]), postalCode: m[2], country: countryPart(m[3]) };
   }
   // Continental Europe: "75008 Paris", "D-63571 Gelnhausen", "1010 Wien", "00-950 Warszawa"
-  m = /^(?:([A-Z]{1,3})\s?[-–]\s?)?(\d{4,5}|\d{2}-\d{3}|\d{3}\s\d{2})\s+([\p{L}][\p{L}'.()\s-]*?(?:\s+\d{1,2})?)(?:[,\s]+([\p{L}][\p{L} ]+))?$/u.exec(line);
+  m =
+    /^(?:([A-Z]{1,3})\s?[-–]\s?)?(\d{4,5}|\d{2}-\d{3}|\d{3}\s\d{2})\s+([\p{L}][\p{L}'.()\s-]*?(?:\s+\d{1,2})?)(?:[,\s]+([\p{L}][\p{L} ]+))?$/u.exec(
+      line,
+    );
   if (m) {
     const country = countryPart(m[4]);
     const city = country ? m[3] : m[4] ? `${m[3]} ${m[4]}` : m[3];
@@ -80,7 +83,12 @@ export function parseCityLine(raw: string): CityLine | undefined {
   m = /^([\p{L}][\p{L} .]+?)\s*[-–,]?\s*(\d{3}\s?\d{3})(?:[,\s]+([\p{L}][\p{L} ]+))?$/u.exec(line);
   if (m && !STREET_WORDS.test(fold(m[1])) && !countryOf(m[1])) {
     const country = countryPart(m[3]);
-    return { city: clean(m[1]), postalCode: m[2].replace(/\s/g, ""), state: country ? undefined : clean(m[3]), country };
+    return {
+      city: clean(m[1]),
+      postalCode: m[2].replace(/\s/g, ""),
+      state: country ? undefined : clean(m[3]),
+      country,
+    };
   }
   // "City 12345" or "City, 12345"
   m = /^([\p{L}][\p{L} .'-]+?),?\s+(\d{4,6})$/u.exec(line);
@@ -97,15 +105,26 @@ function parseCommaParts(parts: string[]): CityLine | undefined {
   if (p.length < 2) return undefined;
   const out: CityLine = {};
   let i = p.length - 1;
-  const isPostal = (x: string) => /^(?:[A-Z0-9]{2,4}\s?[A-Z0-9]{3}|\d{3,6}(?:-\d{3,4})?)$/.test(x) && /\d/.test(x);
+  const isPostal = (x: string) =>
+    /^(?:[A-Z0-9]{2,4}\s?[A-Z0-9]{3}|\d{3,6}(?:-\d{3,4})?)$/.test(x) && /\d/.test(x);
   // Country and postcode at the end, in either order ("India - 560067", "0000, HK").
   for (let k = 0; k < 2 && i >= 0; k++) {
     const c = countryPart(p[i]);
-    if (c && !out.country) ((out.country = c), i--);
-    else if (isPostal(p[i]) && !out.postalCode) ((out.postalCode = p[i]), i--);
+    if (c && !out.country) {
+      out.country = c;
+      i--;
+    } else if (isPostal(p[i]) && !out.postalCode) {
+      out.postalCode = p[i];
+      i--;
+    }
   }
-  const stateLike = (x: string) => /^[A-Z]{2,3}$/.test(x) || /^[A-Z][A-Za-z]?\.[A-Z]\.?$/.test(x) || x.length <= 4;
-  if (i >= 1 && (stateLike(p[i]) || (/^[\p{L} ]+$/u.test(p[i]) && /^[\p{L} ]+$/u.test(p[i - 1]) && !isStreetLike(p[i - 1])))) {
+  const stateLike = (x: string) =>
+    /^[A-Z]{2,3}$/.test(x) || /^[A-Z][A-Za-z]?\.[A-Z]\.?$/.test(x) || x.length <= 4;
+  if (
+    i >= 1 &&
+    (stateLike(p[i]) ||
+      (/^[\p{L} ]+$/u.test(p[i]) && /^[\p{L} ]+$/u.test(p[i - 1]) && !isStreetLike(p[i - 1])))
+  ) {
     out.state = p[i];
     i--;
   }
@@ -179,14 +198,25 @@ export function parseAddress(lines: string[]): ParsedAddress | undefined {
   }
   if (cityIdx >= 0) {
     used.push(cityIdx);
-    const street = lines.slice(0, cityIdx).map((l) => l.trim()).filter(Boolean);
+    const street = lines
+      .slice(0, cityIdx)
+      .map((l) => l.trim())
+      .filter(Boolean);
     if (street.length > 0) {
       address.streetAddress = street.join(", ");
       for (let j = 0; j < cityIdx; j++) used.push(j);
     }
   } else {
-    const rest = lines.filter((_, i) => i !== countryIdx).map((l) => l.trim()).filter(Boolean);
-    if (rest.length > 0 && rest.length <= 3 && rest.join(", ").length <= 120 && rest.some((l) => /\d/.test(l) && isStreetLike(l))) {
+    const rest = lines
+      .filter((_, i) => i !== countryIdx)
+      .map((l) => l.trim())
+      .filter(Boolean);
+    if (
+      rest.length > 0 &&
+      rest.length <= 3 &&
+      rest.join(", ").length <= 120 &&
+      rest.some((l) => /\d/.test(l) && isStreetLike(l))
+    ) {
       address.streetAddress = rest.join(", ");
       for (let j = 0; j < lines.length; j++) used.push(j);
     }
@@ -201,5 +231,12 @@ function dropUndefined<T extends object>(o: T): Partial<T> {
 
 /** True when a line reads like a city line or a country (used to recognise address blocks). */
 export function isAddressLine(line: string): boolean {
-  return parseCityLine(line) !== undefined || countryOf(line) !== undefined;
+  if (parseCityLine(line) !== undefined || countryOf(line) !== undefined) return true;
+  // A one-line address: "17 Canal Street, Manchester M1 3HE".
+  return (
+    line.includes(",") &&
+    /\d/.test(line) &&
+    line.length < 90 &&
+    parseAddress([line])?.address.city !== undefined
+  );
 }

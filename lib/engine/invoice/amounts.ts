@@ -26,7 +26,7 @@ export type DecimalMark = "." | ",";
 
 const SYMBOLS: Record<string, string> = {
   $: "USD",
-  "US$": "USD",
+  US$: "USD",
   "€": "EUR",
   "£": "GBP",
   "¥": "JPY",
@@ -38,16 +38,16 @@ const SYMBOLS: Record<string, string> = {
   "₫": "VND",
   "₱": "PHP",
   "฿": "THB",
-  "zł": "PLN",
-  "Kč": "CZK",
-  "R$": "BRL",
-  "A$": "AUD",
-  "C$": "CAD",
-  "CA$": "CAD",
-  "AU$": "AUD",
-  "NZ$": "NZD",
-  "S$": "SGD",
-  "HK$": "HKD",
+  zł: "PLN",
+  Kč: "CZK",
+  R$: "BRL",
+  A$: "AUD",
+  C$: "CAD",
+  CA$: "CAD",
+  AU$: "AUD",
+  NZ$: "NZD",
+  S$: "SGD",
+  HK$: "HKD",
   Rs: "INR",
   "Rs.": "INR",
   "₨": "INR",
@@ -63,7 +63,8 @@ export const CURRENCY_CODES = new Set(
   ),
 );
 
-const SYMBOL_RE = "(?:US\\$|CA\\$|AU\\$|NZ\\$|HK\\$|R\\$|A\\$|C\\$|S\\$|[$€£¥₹₩₽₺₪₫₱฿₨]|Rs\\.?|zł|Kč|Fr\\.?|kr)";
+const SYMBOL_RE =
+  "(?:US\\$|CA\\$|AU\\$|NZ\\$|HK\\$|R\\$|A\\$|C\\$|S\\$|[$€£¥₹₩₽₺₪₫₱฿₨]|Rs\\.?|zł|Kč|Fr\\.?|kr)";
 const CODE_RE = `(?:${[...CURRENCY_CODES].join("|")})`;
 const NUMBER_RE = "(\\d{1,3}(?:[,.'\\u00a0\\u202f\\u2009]\\d{3})+|\\d+)(?:([.,])(\\d{1,4}))?";
 
@@ -79,7 +80,8 @@ const DATE_MASK_RE =
 
 function mask(text: string): string {
   let out = text.replace(DATE_MASK_RE, (m) => " ".repeat(m.length));
-  for (const d of findDates(text)) out = out.slice(0, d.start) + " ".repeat(d.end - d.start) + out.slice(d.end);
+  for (const d of findDates(text))
+    out = out.slice(0, d.start) + " ".repeat(d.end - d.start) + out.slice(d.end);
   return out;
 }
 
@@ -96,12 +98,20 @@ export function findAmounts(text: string, decimal: DecimalMark = "."): AmountMat
     const parsed = normaliseNumber(intPart, sep, decPart, decimal);
     if (!parsed) continue;
     const isPercent = suffix === "%";
-    const negative = lead === "-" || lead === "−" || lead === "–" || sign2 !== undefined || (lead === "(" && trail === ")") || trail === "-";
+    const negative =
+      lead === "-" ||
+      lead === "−" ||
+      lead === "–" ||
+      sign2 !== undefined ||
+      (lead === "(" && trail === ")") ||
+      trail === "-";
     // A leading hyphen right after a word char is a separator ("INV-2023"), not a sign.
     let rawText = raw;
     if (lead === "(" && trail !== ")") rawText = raw.slice(1);
     const curToken = cur1 ?? (suffix && suffix !== "%" ? suffix : undefined);
-    const currency = curToken ? (SYMBOLS[curToken] ?? (CURRENCY_CODES.has(curToken) ? curToken : undefined)) : undefined;
+    const currency = curToken
+      ? (SYMBOLS[curToken] ?? (CURRENCY_CODES.has(curToken) ? curToken : undefined))
+      : undefined;
     const normText = (negative && parsed.value !== 0 ? "-" : "") + parsed.text;
     out.push({
       text: normText,
@@ -133,7 +143,12 @@ function normaliseNumber(
       // "1,234,56": the same mark as grouping and decimal: not a number we trust.
       return null;
     }
-    if (!sep && distinct.size === 1 && groupSeps.length === 1 && (groupSeps[0] === "," || groupSeps[0] === ".")) {
+    if (
+      !sep &&
+      distinct.size === 1 &&
+      groupSeps.length === 1 &&
+      (groupSeps[0] === "," || groupSeps[0] === ".")
+    ) {
       // "1,234" or "1.234": grouping unless the document writes decimals with this mark.
       if (groupSeps[0] === decimal) {
         const [a, b] = intPart.split(groupSeps[0]);
@@ -162,7 +177,9 @@ export function detectDecimalMark(text: string): DecimalMark {
 /** The money amount of a value text: the last non-percent amount (totals print the amount last). */
 export function pickAmount(text: string, decimal: DecimalMark = "."): AmountMatch | undefined {
   // Long digit runs without decimals or currency are identifiers, not amounts.
-  const all = findAmounts(text, decimal).filter((a) => !a.isPercent && (a.hasDecimals || a.currency || Math.abs(a.value) < 1e7));
+  const all = findAmounts(text, decimal).filter(
+    (a) => !a.isPercent && (a.hasDecimals || a.currency || Math.abs(a.value) < 1e7),
+  );
   if (all.length === 0) return undefined;
   const withDecimals = all.filter((a) => a.hasDecimals || a.currency);
   return (withDecimals.length > 0 ? withDecimals : all).at(-1);
@@ -171,7 +188,8 @@ export function pickAmount(text: string, decimal: DecimalMark = "."): AmountMatc
 /** The currency printed in `text` (symbol or ISO code), if any. */
 export function findCurrency(text: string): string | undefined {
   const counts = new Map<string, number>();
-  for (const a of findAmounts(text)) if (a.currency) counts.set(a.currency, (counts.get(a.currency) ?? 0) + 1);
+  for (const a of findAmounts(text))
+    if (a.currency) counts.set(a.currency, (counts.get(a.currency) ?? 0) + 1);
   for (const m of text.matchAll(new RegExp(`(?<![\\p{L}])(${CODE_RE})(?![\\p{L}])`, "gu"))) {
     counts.set(m[1], (counts.get(m[1]) ?? 0) + 1);
   }
@@ -181,6 +199,10 @@ export function findCurrency(text: string): string | undefined {
   }
   let best: string | undefined;
   let bestN = 0;
-  for (const [code, n] of counts) if (n > bestN) ((best = code), (bestN = n));
+  for (const [code, n] of counts)
+    if (n > bestN) {
+      best = code;
+      bestN = n;
+    }
   return best;
 }

@@ -111,7 +111,13 @@ export function valuesFor(occ: LabelOccurrence, layout: Layout, labelSegs: Set<n
   const out: RawValue[] = [];
   const { seg } = occ;
   if (occ.inline !== "" && occ.inlineWords.length > 0) {
-    out.push({ occ, direction: "inline", text: occ.inline, words: occ.inlineWords, box: boxOf(occ.inlineWords, seg.page) });
+    out.push({
+      occ,
+      direction: "inline",
+      text: occ.inline,
+      words: occ.inlineWords,
+      box: boxOf(occ.inlineWords, seg.page),
+    });
   }
   const page = layout.pages.find((p) => p.index === seg.page);
   if (!page) return out;
@@ -134,7 +140,8 @@ export function valuesFor(occ: LabelOccurrence, layout: Layout, labelSegs: Set<n
       const row2 = page.rows[r];
       if (row2.y0 - seg.y1 > lh * 2.6) break;
       const under = row2.segments.filter(
-        (s) => xOverlap(s, seg) > 0.3 || Math.abs(s.x0 - seg.x0) < lh * 1.2 || Math.abs(s.x1 - seg.x1) < lh * 1.2,
+        (s) =>
+          xOverlap(s, seg) > 0.3 || Math.abs(s.x0 - seg.x0) < lh * 1.2 || Math.abs(s.x1 - seg.x1) < lh * 1.2,
       );
       // The value under a label cell lines up with it more than with its neighbours.
       const best = under.sort((a, b) => Math.abs(a.x0 - seg.x0) - Math.abs(b.x0 - seg.x0))[0];

@@ -39,7 +39,12 @@ const defs: [string, LabelKind, number, string[]][] = [
       `n\\.?o\\.?${SP}(?:factura|fattura)`,
     ],
   ],
-  ["invoiceNo", "id", 1, ["invoice", "facture", "rechnung", "factuur", "factura", "fattura", "fatura", "bill"]],
+  [
+    "invoiceNo",
+    "id",
+    1,
+    ["invoice", "facture", "rechnung", "factuur", "factura", "fattura", "fatura", "bill"],
+  ],
   [
     "invoiceDate",
     "date",
@@ -121,7 +126,12 @@ const defs: [string, LabelKind, number, string[]][] = [
       "importe\\s+total|total\\s+(?:a\\s+pagar|factura)|totale(?:\\s+(?:fattura|documento|da\\s+pagare))?|valor\\s+total",
     ],
   ],
-  ["balanceDue", "amount", 2, ["balance(?:\\s+due)?|amount\\s+remaining|solde|restant\\s+du|saldo|openstaand"]],
+  [
+    "balanceDue",
+    "amount",
+    2,
+    ["balance(?:\\s+due)?|amount\\s+remaining|solde|restant\\s+du|saldo|openstaand"],
+  ],
   ["total", "amount", 1, ["total", "totaal", "gesamt", "summe", "montant", "totale", "importe"]],
   [
     "subtotal",
@@ -136,7 +146,12 @@ const defs: [string, LabelKind, number, string[]][] = [
       "base\\s+imponible|imponibile|totale\\s+imponibile|subtotale",
     ],
   ],
-  ["subtotal", "amount", 2, ["grondslag|taxable\\s+base|tax\\s+base|base\\s+ht|base\\s+hors\\s+taxes|bemessungsgrundlage|basis"]],
+  [
+    "subtotal",
+    "amount",
+    2,
+    ["grondslag|taxable\\s+base|tax\\s+base|base\\s+ht|base\\s+hors\\s+taxes|bemessungsgrundlage|basis"],
+  ],
   ["subtotal", "amount", 1, ["netto", "net", "charges", "service charges", "current charges"]],
   [
     "tax",
@@ -166,7 +181,14 @@ const defs: [string, LabelKind, number, string[]][] = [
     ],
   ],
   ["shipping", "amount", 1, ["delivery"]],
-  ["amountPaid", "amount", 2, ["amount\\s+paid|paid(?:\\s+amount)?|payments?(?:\\s*\\/\\s*credits?)?|deposit|credits?|deja\\s+paye|acompte|bereits\\s+bezahlt|anzahlung|betaald"]],
+  [
+    "amountPaid",
+    "amount",
+    2,
+    [
+      "amount\\s+paid|paid(?:\\s+amount)?|payments?(?:\\s*\\/\\s*credits?)?|deposit|credits?|deja\\s+paye|acompte|bereits\\s+bezahlt|anzahlung|betaald",
+    ],
+  ],
   // Parties
   [
     "billTo",
@@ -257,17 +279,38 @@ const defs: [string, LabelKind, number, string[]][] = [
     "bankName",
     "text",
     2,
-    ["bank(?:\\s+name)?|name\\s+of\\s+(?:the\\s+)?bank|nom\\s+de\\s+la\\s+banque|banque|domiciliation|bankverbindung|kreditinstitut|bankname|banco|banca|instituto\\s+bancario"],
+    [
+      "bank(?:\\s+name)?|name\\s+of\\s+(?:the\\s+)?bank|nom\\s+de\\s+la\\s+banque|banque|domiciliation|bankverbindung|kreditinstitut|bankname|banco|banca|instituto\\s+bancario",
+    ],
   ],
-  ["bankAddress", "block", 3, ["bank\\s+address|adresse\\s+(?:de\\s+la\\s+)?banque|bankanschrift|direccion\\s+del\\s+banco"]],
+  [
+    "bankAddress",
+    "block",
+    3,
+    ["bank\\s+address|adresse\\s+(?:de\\s+la\\s+)?banque|bankanschrift|direccion\\s+del\\s+banco"],
+  ],
   [
     "routing",
     "id",
     3,
-    [`(?:aba${SP})?routing(?:${SP}(?:${NO}|code|transit))?|aba(?:${SP}${NO})?|rtn|ach(?:${SP}routing)?|ifsc(?:${SP}code)?|fedwire|wire\\s+routing`],
+    [
+      `(?:aba${SP})?routing(?:${SP}(?:${NO}|code|transit))?|aba(?:${SP}${NO})?|rtn|ach(?:${SP}routing)?|ifsc(?:${SP}code)?|fedwire|wire\\s+routing`,
+    ],
   ],
-  ["bankCode", "id", 3, [`sort${SP}code|blz|bankleitzahl|bank${SP}code|code\\s+banque|bsb(?:${SP}${NO})?|clearing(?:${SP}${NO})?|bank${SP}id`]],
-  ["branchNumber", "id", 3, [`branch(?:${SP}(?:${NO}|code))?|transit(?:${SP}${NO})?|code\\s+guichet|agencia|filiale`]],
+  [
+    "bankCode",
+    "id",
+    3,
+    [
+      `sort${SP}code|blz|bankleitzahl|bank${SP}code|code\\s+banque|bsb(?:${SP}${NO})?|clearing(?:${SP}${NO})?|bank${SP}id`,
+    ],
+  ],
+  [
+    "branchNumber",
+    "id",
+    3,
+    [`branch(?:${SP}(?:${NO}|code))?|transit(?:${SP}${NO})?|code\\s+guichet|agencia|filiale`],
+  ],
   ["purposeCode", "id", 3, ["purpose(?:\\s+(?:code|of\\s+payment))?"]],
   [
     "paymentReference",
@@ -280,7 +323,14 @@ const defs: [string, LabelKind, number, string[]][] = [
   ],
   // Contacts
   ["email", "contact", 2, ["e-?mail(?:\\s+address)?|courriel|mail|adresse\\s+(?:e-?mail|electronique)"]],
-  ["phone", "contact", 2, ["tel(?:ephone|efon|efono)?\\.?|phone(?:\\s+(?:no|number))?|ph\\.?|mobile|mob\\.?|cell|fon|telefoon|gsm|t"]],
+  [
+    "phone",
+    "contact",
+    2,
+    [
+      "tel(?:ephone|efon|efono)?\\.?|phone(?:\\s+(?:no|number))?|ph\\.?|mobile|mob\\.?|cell|fon|telefoon|gsm|t",
+    ],
+  ],
   ["fax", "contact", 2, ["fax|telefax|fax\\s+no\\.?|f"]],
   ["website", "contact", 2, ["web(?:site)?|internet|im\\s+internet|url|homepage|site\\s+web|w"]],
   // Notes
@@ -293,12 +343,21 @@ const defs: [string, LabelKind, number, string[]][] = [
     ],
   ],
   // Distractors (and customField vocabulary)
-  ["orderDate", "date", 3, ["order\\s+date|date\\s+(?:de\\s+(?:la\\s+)?)?commande|bestell?datum|auftragsdatum|orderdatum|fecha\\s+(?:del\\s+)?pedido|data\\s+ordine"]],
+  [
+    "orderDate",
+    "date",
+    3,
+    [
+      "order\\s+date|date\\s+(?:de\\s+(?:la\\s+)?)?commande|bestell?datum|auftragsdatum|orderdatum|fecha\\s+(?:del\\s+)?pedido|data\\s+ordine",
+    ],
+  ],
   [
     "deliveryDate",
     "date",
     3,
-    ["delivery\\s+date|date\\s+(?:of\\s+)?(?:delivery|supply)|ship(?:ping|ment)?\\s+date|date\\s+shipped|date\\s+de\\s+livraison|liefer(?:datum|tag)|leverdatum|leveringsdatum|fecha\\s+de\\s+entrega|data\\s+(?:di\\s+)?consegna|service\\s+date|performance\\s+date|leistungsdatum"],
+    [
+      "delivery\\s+date|date\\s+(?:of\\s+)?(?:delivery|supply)|ship(?:ping|ment)?\\s+date|date\\s+shipped|date\\s+de\\s+livraison|liefer(?:datum|tag)|leverdatum|leveringsdatum|fecha\\s+de\\s+entrega|data\\s+(?:di\\s+)?consegna|service\\s+date|performance\\s+date|leistungsdatum",
+    ],
   ],
   [
     "customerNo",
@@ -313,14 +372,35 @@ const defs: [string, LabelKind, number, string[]][] = [
     "customerReference",
     "text",
     3,
-    ["(?:customer|client|your)\\s+ref(?:erence)?\\.?|votre\\s+reference|ihre\\s+referenz|ihr\\s+zeichen|uw\\s+referentie|uw\\s+kenmerk|su\\s+referencia|vostro\\s+riferimento"],
+    [
+      "(?:customer|client|your)\\s+ref(?:erence)?\\.?|votre\\s+reference|ihre\\s+referenz|ihr\\s+zeichen|uw\\s+referentie|uw\\s+kenmerk|su\\s+referencia|vostro\\s+riferimento",
+    ],
   ],
   ["reference", "text", 1, ["reference|ref\\.?|referenz|referentie|kenmerk|referencia|riferimento"]],
   ["page", "text", 2, ["page|seite|pagina|blatt|blad"]],
-  ["contact", "text", 2, ["contact(?:\\s+person)?|ansprechpartner|contactpersoon|interlocuteur|sales\\s*person|salesperson|representative|rep"]],
-  ["period", "text", 2, ["billing\\s+period|period|periode|zeitraum|leistungszeitraum|periodo|service\\s+period"]],
+  [
+    "contact",
+    "text",
+    2,
+    [
+      "contact(?:\\s+person)?|ansprechpartner|contactpersoon|interlocuteur|sales\\s*person|salesperson|representative|rep",
+    ],
+  ],
+  [
+    "period",
+    "text",
+    2,
+    ["billing\\s+period|period|periode|zeitraum|leistungszeitraum|periodo|service\\s+period"],
+  ],
   ["currency", "text", 2, ["currency|devise|wahrung|valuta|moneda|valuta"]],
-  ["paymentMethod", "text", 2, ["payment\\s+(?:method|mode|type)|paid\\s+(?:by|via|with)|mode\\s+de\\s+(?:paiement|reglement)|zahlungs(?:art|weise|form)|betaalwijze|betaalmethode|forma\\s+de\\s+pago|metodo\\s+di\\s+pagamento"]],
+  [
+    "paymentMethod",
+    "text",
+    2,
+    [
+      "payment\\s+(?:method|mode|type)|paid\\s+(?:by|via|with)|mode\\s+de\\s+(?:paiement|reglement)|zahlungs(?:art|weise|form)|betaalwijze|betaalmethode|forma\\s+de\\s+pago|metodo\\s+di\\s+pagamento",
+    ],
+  ],
   ["quantityHeader", "text", 1, ["qty|quantity|description|unit\\s+price|amount|rate|hours|price"]],
 ];
 
@@ -385,7 +465,11 @@ export interface LabelHit {
  * The longest label starting at `pos` of folded `text`, ending at a word boundary. The label
  * may be followed by separators (":", "#", "-", "."), which are skipped.
  */
-export function matchLabelAt(text: string, pos: number, labels: CompiledLabel[] = LABELS): LabelHit | undefined {
+export function matchLabelAt(
+  text: string,
+  pos: number,
+  labels: CompiledLabel[] = LABELS,
+): LabelHit | undefined {
   let best: LabelHit | undefined;
   for (const label of labels) {
     label.regex.lastIndex = pos;
@@ -397,7 +481,11 @@ export function matchLabelAt(text: string, pos: number, labels: CompiledLabel[] 
     const valueStart = end + (rest ? rest[0].length : 0);
     const hasColon = rest ? rest[0].includes(":") : false;
     const len = end - pos;
-    if (!best || len > best.end - best.start || (len === best.end - best.start && label.weight > best.label.weight)) {
+    if (
+      !best ||
+      len > best.end - best.start ||
+      (len === best.end - best.start && label.weight > best.label.weight)
+    ) {
       best = { label, start: pos, end, valueStart, hasColon };
     }
   }

@@ -95,8 +95,15 @@ export function buildLayout(pages: PageText[], gapFactor = 0.9): Layout {
         const rh = r.y1 - r.y0;
         const ratio = overlap / Math.max(0.1, Math.min(h, rh));
         // Two words that overlap horizontally are on different lines, however close vertically.
-        const collides = r.words.some((o) => Math.min(o.x1, w.x1) - Math.max(o.x0, w.x0) > 0.3 * Math.min(o.x1 - o.x0, w.x1 - w.x0));
-        if (!collides && ratio > 0.55 && Math.abs(cy - r.cy) < Math.max(h, rh) * 0.45 && ratio > bestOverlap) {
+        const collides = r.words.some(
+          (o) => Math.min(o.x1, w.x1) - Math.max(o.x0, w.x0) > 0.3 * Math.min(o.x1 - o.x0, w.x1 - w.x0),
+        );
+        if (
+          !collides &&
+          ratio > 0.55 &&
+          Math.abs(cy - r.cy) < Math.max(h, rh) * 0.45 &&
+          ratio > bestOverlap
+        ) {
           best = r;
           bestOverlap = ratio;
         }

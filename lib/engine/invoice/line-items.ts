@@ -52,11 +52,55 @@ const ROLE_PHRASES: [ColumnRole, number, string[]][] = [
       "detail",
     ],
   ],
-  ["description", 2, ["items?", "products?", "services?", "articles?", "artikel", "produkt", "item name", "product name", "name", "title", "goods", "activity", "task", "leistung", "prestation", "concepto", "articolo"]],
+  [
+    "description",
+    2,
+    [
+      "items?",
+      "products?",
+      "services?",
+      "articles?",
+      "artikel",
+      "produkt",
+      "item name",
+      "product name",
+      "name",
+      "title",
+      "goods",
+      "activity",
+      "task",
+      "leistung",
+      "prestation",
+      "concepto",
+      "articolo",
+    ],
+  ],
   [
     "quantity",
     3,
-    ["qty\\.?", "quantity", "quantities", "qte", "quantite", "menge", "anzahl", "anz\\.?", "aantal", "hoeveelheid", "cantidad", "cant\\.?", "quantita", "quantidade", "hours", "hrs\\.?", "units", "pcs\\.?", "nombre", "nb", "no\\.? of units"],
+    [
+      "qty\\.?",
+      "quantity",
+      "quantities",
+      "qte",
+      "quantite",
+      "menge",
+      "anzahl",
+      "anz\\.?",
+      "aantal",
+      "hoeveelheid",
+      "cantidad",
+      "cant\\.?",
+      "quantita",
+      "quantidade",
+      "hours",
+      "hrs\\.?",
+      "units",
+      "pcs\\.?",
+      "nombre",
+      "nb",
+      "no\\.? of units",
+    ],
   ],
   [
     "unitPrice",
@@ -126,14 +170,64 @@ const ROLE_PHRASES: [ColumnRole, number, string[]][] = [
   ],
   ["unit", 2, ["unit", "uom", "u\\/m", "unite", "einheit", "eenheid", "unidad", "um"]],
   ["taxAmount", 3, ["tax amount", "vat amount", "montant tva", "mwst-?betrag", "btw bedrag", "gst amount"]],
-  ["taxRate", 2, ["tax(?:es)?(?: ?\\(?%\\)?)?", "vat(?: ?%| rate)?", "tva(?: ?%)?", "% tva", "mwst\\.?(?: ?%)?", "ust\\.?(?: ?%)?", "btw(?: ?%)?", "gst(?: ?%)?", "iva(?: ?%)?", "tax rate"]],
-  ["discount", 2, ["disc\\.?(?: ?%)?", "discount(?: ?%)?", "remise(?: ?%)?", "rabatt(?: ?%)?", "korting(?: ?%)?", "descuento", "sconto"]],
+  [
+    "taxRate",
+    2,
+    [
+      "tax(?:es)?(?: ?\\(?%\\)?)?",
+      "vat(?: ?%| rate)?",
+      "tva(?: ?%)?",
+      "% tva",
+      "mwst\\.?(?: ?%)?",
+      "ust\\.?(?: ?%)?",
+      "btw(?: ?%)?",
+      "gst(?: ?%)?",
+      "iva(?: ?%)?",
+      "tax rate",
+    ],
+  ],
+  [
+    "discount",
+    2,
+    [
+      "disc\\.?(?: ?%)?",
+      "discount(?: ?%)?",
+      "remise(?: ?%)?",
+      "rabatt(?: ?%)?",
+      "korting(?: ?%)?",
+      "descuento",
+      "sconto",
+    ],
+  ],
   [
     "itemCode",
     2,
-    ["sku", "code", "item code", "item no\\.?", "item #", "product code", "part no\\.?", "part number", "article no\\.?", "art\\.?-?\\s?nr\\.?", "artikelnummer", "artikelnr\\.?", "ref\\.?", "reference", "hsn(?:\\/sac)?", "sac", "model", "ean"],
+    [
+      "sku",
+      "code",
+      "item code",
+      "item no\\.?",
+      "item #",
+      "product code",
+      "part no\\.?",
+      "part number",
+      "article no\\.?",
+      "art\\.?-?\\s?nr\\.?",
+      "artikelnummer",
+      "artikelnr\\.?",
+      "ref\\.?",
+      "reference",
+      "hsn(?:\\/sac)?",
+      "sac",
+      "model",
+      "ean",
+    ],
   ],
-  ["position", 2, ["pos\\.?", "#", "no\\.?", "line", "nr\\.?", "s\\.?\\s?no\\.?", "sl\\.?\\s?no\\.?", "sr\\.?\\s?no\\.?"]],
+  [
+    "position",
+    2,
+    ["pos\\.?", "#", "no\\.?", "line", "nr\\.?", "s\\.?\\s?no\\.?", "sl\\.?\\s?no\\.?", "sr\\.?\\s?no\\.?"],
+  ],
   ["date", 2, ["date", "datum", "service date", "fecha", "data"]],
 ];
 
@@ -170,7 +264,8 @@ function headerCells(row: Row): { cells: HeaderCell[]; coverage: number } {
     for (let n = Math.min(5, words.length - i); n >= 1; n--) {
       const span = words.slice(i, i + n);
       let ok = true;
-      for (let k = 1; k < span.length; k++) if (span[k].x0 - span[k - 1].x1 > (span[k].fontSize || 8) * 0.9) ok = false;
+      for (let k = 1; k < span.length; k++)
+        if (span[k].x0 - span[k - 1].x1 > (span[k].fontSize || 8) * 0.9) ok = false;
       if (!ok) continue;
       const text = fold(span.map((w) => w.text).join(" ")).replace(/[:]+$/, "");
       for (const r of ROLE_RES) {
@@ -185,14 +280,23 @@ function headerCells(row: Row): { cells: HeaderCell[]; coverage: number } {
     }
     if (best) {
       const span = words.slice(i, i + best.n);
-      cells.push({ role: best.role, weight: best.weight, text: span.map((w) => w.text).join(" "), words: span });
+      cells.push({
+        role: best.role,
+        weight: best.weight,
+        text: span.map((w) => w.text).join(" "),
+        words: span,
+      });
       covered += best.n;
       i += best.n;
     } else {
       // An unknown word: a header of its own, or part of the previous unknown header.
       const w = words[i];
       const prev = cells[cells.length - 1];
-      if (prev && prev.role === "other" && w.x0 - prev.words[prev.words.length - 1].x1 < (w.fontSize || 8) * 0.9) {
+      if (
+        prev &&
+        prev.role === "other" &&
+        w.x0 - prev.words[prev.words.length - 1].x1 < (w.fontSize || 8) * 0.9
+      ) {
         prev.words.push(w);
         prev.text += ` ${w.text}`;
       } else cells.push({ role: "other", weight: 0, text: w.text, words: [w] });
@@ -238,7 +342,11 @@ function assignKeys(cols: Column[]): void {
     if (last) last.role = "total";
   }
   const used = new Set<string>();
-  const strongDesc = cols.find((c) => c.role === "description" && /desc|designation|libelle|beschreib|bezeichnung|omschrijving|particular|detail/i.test(fold(c.header)));
+  const strongDesc = cols.find(
+    (c) =>
+      c.role === "description" &&
+      /desc|designation|libelle|beschreib|bezeichnung|omschrijving|particular|detail/i.test(fold(c.header)),
+  );
   for (const c of cols) {
     let key: string;
     if (c.role === "other") key = camelCase(c.header) || "column";
@@ -280,7 +388,15 @@ export interface TableFooter {
   cells: { column: Column; text: string; box: Box }[];
 }
 
-const TOTALS_FIELDS = new Set(["total", "subtotal", "tax", "discount", "shipping", "amountPaid", "balanceDue"]);
+const TOTALS_FIELDS = new Set([
+  "total",
+  "subtotal",
+  "tax",
+  "discount",
+  "shipping",
+  "amountPaid",
+  "balanceDue",
+]);
 
 function isTotalsRow(row: Row, cols: Column[]): boolean {
   const first = row.segments[0];
@@ -311,7 +427,10 @@ function assign(words: Word[], cols: Column[], edges?: number[]): Map<number, Wo
       cols.forEach((c, i) => {
         const overlap = Math.min(c.x1, w.x1) - Math.max(c.x0, w.x0);
         const score = overlap > 0 ? overlap : -Math.min(Math.abs(w.x0 - c.x1), Math.abs(c.x0 - w.x1));
-        if (score > bestScore) ((bestScore = score), (best = i));
+        if (score > bestScore) {
+          bestScore = score;
+          best = i;
+        }
       });
     }
     if (best < 0) continue;
@@ -343,7 +462,10 @@ function columnEdges(cols: Column[], dataRows: Row[], pageWidth: number): number
       let hits = 0;
       for (const r of dataRows) for (const w of r.words) if (w.x0 < x && w.x1 > x) hits++;
       const centreBias = Math.abs(x - (lo + hi) / 2) / Math.max(1, hi - lo);
-      if (hits + centreBias * 0.5 < bestHits) ((bestHits = hits + centreBias * 0.5), (best = x));
+      if (hits + centreBias * 0.5 < bestHits) {
+        bestHits = hits + centreBias * 0.5;
+        best = x;
+      }
     }
     edges.push(best);
   }
@@ -361,7 +483,9 @@ export function findLineItems(
   const lh = layout.lineHeight;
   for (const page of layout.pages) {
     const open = tables[tables.length - 1];
-    const headerRows = page.rows.map((row, i) => ({ i, cols: readHeader(row, page.width) })).filter((h) => h.cols);
+    const headerRows = page.rows
+      .map((row, i) => ({ i, cols: readHeader(row, page.width) }))
+      .filter((h) => h.cols);
     // A table running on from the previous page without a repeated header.
     if (open && !open.closed && open.lastPage === page.index - 1 && headerRows.length === 0) {
       const { items, closed, used, footers } = readRows(page.rows, 0, open.columns, page.width, decimal, lh);
@@ -399,7 +523,15 @@ export function findLineItems(
       }
       const cols = table.columns.map((c, k) => ({ ...c, x0: header[k].x0, x1: header[k].x1 }));
       const edges = engineEdges?.(page.index, cols, page.rows[h.i].y1);
-      const { items, end, closed, used, footers } = readRows(page.rows, h.i + 1, cols, page.width, decimal, lh, edges);
+      const { items, end, closed, used, footers } = readRows(
+        page.rows,
+        h.i + 1,
+        cols,
+        page.width,
+        decimal,
+        lh,
+        edges,
+      );
       table.items.push(...items);
       table.footers.push(...footers);
       table.rows.push(page.rows[h.i], ...used);
@@ -411,8 +543,18 @@ export function findLineItems(
   }
   return tables
     .filter((t) => t.items.length > 0)
-    .map(({ columns, items, pages, box, rows, footers }) => refineKeys({ columns, items, pages, box, rows, footers }))
-    .filter((t) => t.items.some((i) => t.columns.some((c) => (c.role === "description" || c.role === "itemCode" || c.role === "other") && hasLetter(i.values[c.key] ?? ""))));
+    .map(({ columns, items, pages, box, rows, footers }) =>
+      refineKeys({ columns, items, pages, box, rows, footers }),
+    )
+    .filter((t) =>
+      t.items.some((i) =>
+        t.columns.some(
+          (c) =>
+            (c.role === "description" || c.role === "itemCode" || c.role === "other") &&
+            hasLetter(i.values[c.key] ?? ""),
+        ),
+      ),
+    );
 }
 
 /**
@@ -421,15 +563,22 @@ export function findLineItems(
  * "description".
  */
 function refineKeys(t: LineItemTable): LineItemTable {
-  const values = (key: string) => t.items.map((i) => i.values[key]).filter((v): v is string => v !== undefined);
+  const values = (key: string) =>
+    t.items.map((i) => i.values[key]).filter((v): v is string => v !== undefined);
   const rename = (from: string, to: string) => {
     if (from === to || t.columns.some((c) => c.key === to)) return;
     const col = t.columns.find((c) => c.key === from);
     if (!col) return;
     col.key = to;
     for (const i of t.items) {
-      if (from in i.values) ((i.values[to] = i.values[from]), delete i.values[from]);
-      if (from in i.boxes) ((i.boxes[to] = i.boxes[from]), delete i.boxes[from]);
+      if (from in i.values) {
+        i.values[to] = i.values[from];
+        delete i.values[from];
+      }
+      if (from in i.boxes) {
+        i.boxes[to] = i.boxes[from];
+        delete i.boxes[from];
+      }
     }
   };
   for (const c of [...t.columns]) {
@@ -437,7 +586,10 @@ function refineKeys(t: LineItemTable): LineItemTable {
     const vs = values(c.key);
     if (vs.length === 0) continue;
     const pct = vs.filter((v) => /%/.test(v)).length;
-    if (pct * 2 < vs.length && vs.every((v) => /^-?[\d.,\s]+$/.test(v.replace(/[^\d.,\s-]/g, "")) && /[.,]\d{2}\b/.test(v))) {
+    if (
+      pct * 2 < vs.length &&
+      vs.every((v) => /^-?[\d.,\s]+$/.test(v.replace(/[^\d.,\s-]/g, "")) && /[.,]\d{2}\b/.test(v))
+    ) {
       c.role = "taxAmount";
       rename(c.key, "taxAmount");
     } else if (pct * 2 >= vs.length && c.key !== "taxRate") {
@@ -450,7 +602,12 @@ function refineKeys(t: LineItemTable): LineItemTable {
     }
   }
   const descs = t.columns.filter((c) => c.role === "description");
-  if (descs.length > 1 && !descs.some((c) => /desc|designation|libelle|beschreib|bezeichnung|omschrijving|particular|detail/i.test(fold(c.header)))) {
+  if (
+    descs.length > 1 &&
+    !descs.some((c) =>
+      /desc|designation|libelle|beschreib|bezeichnung|omschrijving|particular|detail/i.test(fold(c.header)),
+    )
+  ) {
     const len = (c: Column) => values(c.key).reduce((s, v) => s + v.length, 0);
     const main = [...descs].sort((a, b) => len(b) - len(a))[0];
     if (main.key !== "description") {
@@ -477,7 +634,9 @@ function unionBox(boxes: Box[]): Box {
 }
 
 function sameColumns(a: Column[], b: Column[]): boolean {
-  return a.length === b.length && a.every((c, i) => c.role === b[i].role && fold(c.header) === fold(b[i].header));
+  return (
+    a.length === b.length && a.every((c, i) => c.role === b[i].role && fold(c.header) === fold(b[i].header))
+  );
 }
 
 function readRows(
@@ -492,14 +651,16 @@ function readRows(
   const items: LineItem[] = [];
   const used: Row[] = [];
   const footers: TableFooter[] = [];
-  const moneyIdx = cols.map((c, i) => (MONEY.has(c.role) ? i : -1)).filter((i) => i >= 0);
   const totalIdx = cols.findIndex((c) => c.role === "total");
   const priceIdx = cols.findIndex((c) => c.role === "unitPrice");
   const qtyIdx = cols.findIndex((c) => c.role === "quantity");
-  const descIdx = cols.findIndex((c) => c.key === "description") >= 0 ? cols.findIndex((c) => c.key === "description") : cols.findIndex((c) => c.role === "description");
+  const descIdx =
+    cols.findIndex((c) => c.key === "description") >= 0
+      ? cols.findIndex((c) => c.key === "description")
+      : cols.findIndex((c) => c.role === "description");
   // Rows the table could span: stop at a large gap or a totals row at the end.
   const window: Row[] = [];
-  let lastY = start > 0 ? rows[start - 1].y1 : rows[start]?.y0 ?? 0;
+  let lastY = start > 0 ? rows[start - 1].y1 : (rows[start]?.y0 ?? 0);
   let end = start;
   for (let r = start; r < rows.length; r++) {
     const row = rows[r];
@@ -509,7 +670,10 @@ function readRows(
     lastY = row.y1;
     end = r + 1;
   }
-  const edges = engineEdges && engineEdges.length === cols.length + 1 ? engineEdges : columnEdges(cols, window.slice(0, 30), pageWidth);
+  const edges =
+    engineEdges && engineEdges.length === cols.length + 1
+      ? engineEdges
+      : columnEdges(cols, window.slice(0, 30), pageWidth);
   let pending: { row: Row; texts: Word[] }[] = [];
   let closed = false;
   let sinceItem = 0;
@@ -534,7 +698,11 @@ function readRows(
         }
         if (cells.length >= 2) footers.push({ field: hit.label.field, cells });
       }
-      if (hit && (hit.label.field === "total" || hit.label.field === "balanceDue") && !/sub|zwischen|sous/.test(fold(row.text))) {
+      if (
+        hit &&
+        (hit.label.field === "total" || hit.label.field === "balanceDue") &&
+        !/sub|zwischen|sous/.test(fold(row.text))
+      ) {
         closed = true;
         break;
       }
@@ -543,12 +711,15 @@ function readRows(
     const words = row.words;
     if (words.length === 0) continue;
     const byCol = assign(words, cols, edges);
-    const cell = (i: number) => (i >= 0 ? byCol.get(i) ?? [] : []);
+    const cell = (i: number) => (i >= 0 ? (byCol.get(i) ?? []) : []);
     const amountIn = (i: number) => {
       const ws = cell(i);
       return ws.length > 0 ? pickAmount(joinWords(ws), decimal) : undefined;
     };
-    const hasMoney = (totalIdx >= 0 && amountIn(totalIdx)) || (totalIdx < 0 && priceIdx >= 0 && amountIn(priceIdx)) || (totalIdx >= 0 && priceIdx >= 0 && amountIn(priceIdx) && cell(qtyIdx).length > 0);
+    const hasMoney =
+      (totalIdx >= 0 && amountIn(totalIdx)) ||
+      (totalIdx < 0 && priceIdx >= 0 && amountIn(priceIdx)) ||
+      (totalIdx >= 0 && priceIdx >= 0 && amountIn(priceIdx) && cell(qtyIdx).length > 0);
     const otherNumeric = [...byCol.keys()].some((i) => i !== descIdx && cols[i].role !== "description");
     if (hasMoney) {
       sinceItem = 0;
@@ -580,9 +751,20 @@ function readRows(
     }
     // No amount: a continuation of the previous item's text, or a lead/section line.
     const textWords = descIdx >= 0 ? cell(descIdx) : words;
-    const onlyText = !otherNumeric || [...byCol.entries()].every(([i, ws]) => i === descIdx || cols[i].role === "description" || !ws.some((w) => /\d/.test(w.text)));
+    const onlyText =
+      !otherNumeric ||
+      [...byCol.entries()].every(
+        ([i, ws]) => i === descIdx || cols[i].role === "description" || !ws.some((w) => /\d/.test(w.text)),
+      );
     const prev = items[items.length - 1];
-    if (prev && onlyText && gapBefore < lh * 0.75 && pending.length === 0 && words.length > 0 && sinceItem === 0) {
+    if (
+      prev &&
+      onlyText &&
+      gapBefore < lh * 0.75 &&
+      pending.length === 0 &&
+      words.length > 0 &&
+      sinceItem === 0
+    ) {
       // Each text column continues its own cell (description, a second text column, a code).
       for (const [i, ws] of byCol) {
         const c = cols[i];
@@ -602,12 +784,21 @@ function readRows(
       continue;
     }
     // Skip header-style rows right under the header (a second header line).
-    if (items.length === 0 && pending.length === 0 && words.every((w) => w.bold) && gapBefore < lh * 1.2 && row.words.length <= 4) {
+    if (
+      items.length === 0 &&
+      pending.length === 0 &&
+      words.every((w) => w.bold) &&
+      gapBefore < lh * 1.2 &&
+      row.words.length <= 4
+    ) {
       used.push(row);
       continue;
     }
     sinceItem++;
-    pending = gapBefore < lh * 0.75 && pending.length > 0 ? [...pending, { row, texts: textWords }] : [{ row, texts: textWords }];
+    pending =
+      gapBefore < lh * 0.75 && pending.length > 0
+        ? [...pending, { row, texts: textWords }]
+        : [{ row, texts: textWords }];
     if (items.length > 0 && sinceItem > 6) break;
   }
   return { items, end: Math.max(consumed, end), closed, used, footers };

@@ -19,7 +19,9 @@ export interface LlmConfig {
 }
 
 /** The backend configuration from the environment, or undefined when it is off. */
-export function llmConfigFromEnv(env: Record<string, string | undefined> = process.env): LlmConfig | undefined {
+export function llmConfigFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): LlmConfig | undefined {
   const url = env.INVOICE_LLM_URL?.trim();
   if (!url) return undefined;
   return {
@@ -132,25 +134,34 @@ export function parseAnswer(content: string): Record<string, string> {
       const s = String(v).trim();
       if (s) out[prefix] = s;
     } else if (typeof v === "object" && !Array.isArray(v)) {
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) walk(x, prefix ? `${prefix}.${k}` : k);
+      for (const [k, x] of Object.entries(v as Record<string, unknown>))
+        walk(x, prefix ? `${prefix}.${k}` : k);
     }
   };
   walk(parsed, "");
   return out;
 }
 
-const squashFold = (s: string) => fold(s).replace(/[\s,.;:]+/g, " ").trim();
+const squashFold = (s: string) =>
+  fold(s)
+    .replace(/[\s,.;:]+/g, " ")
+    .trim();
 
 /** True when the value is printed in the document (dates and amounts by value). */
 export function isInDocument(path: string, value: string, documentText: string): boolean {
   const leaf = path.split(".").pop() ?? "";
   if (/date$/i.test(leaf)) {
-    return findDates(documentText, "DMY").some((d) => d.iso === value) || findDates(documentText, "MDY").some((d) => d.iso === value);
+    return (
+      findDates(documentText, "DMY").some((d) => d.iso === value) ||
+      findDates(documentText, "MDY").some((d) => d.iso === value)
+    );
   }
   if (/^(total|subtotal|tax|discount|shipping)$/.test(leaf) || /amount|charges?|fee/i.test(leaf)) {
     const n = Number(value.replace(/[^\d.-]/g, ""));
     if (!Number.isFinite(n)) return false;
-    return findAmounts(documentText, detectDecimalMark(documentText)).some((a) => Math.abs(Math.abs(a.value) - Math.abs(n)) < 0.005);
+    return findAmounts(documentText, detectDecimalMark(documentText)).some(
+      (a) => Math.abs(Math.abs(a.value) - Math.abs(n)) < 0.005,
+    );
   }
   const v = squashFold(value);
   if (v.length < 2) return false;
@@ -159,7 +170,12 @@ export function isInDocument(path: string, value: string, documentText: string):
 }
 
 /** Fills the missing fields of `body` from the answer; returns the paths filled. */
-export function mergeAnswer(body: InvoiceBody, answer: Record<string, string>, missing: string[], documentText: string): string[] {
+export function mergeAnswer(
+  body: InvoiceBody,
+  answer: Record<string, string>,
+  missing: string[],
+  documentText: string,
+): string[] {
   const filled: string[] = [];
   for (const path of missing) {
     const value = answer[path];
@@ -182,13 +198,18 @@ export async function fillWithLlm(
 ): Promise<{ filled: string[]; error?: string }> {
   const missing = missingFields(body, customFields);
   if (missing.length === 0) return { filled: [] };
-  const endpoint = /\/chat\/completions\/?$/.test(cfg.url) ? cfg.url : `${cfg.url.replace(/\/+$/, "")}/chat/completions`;
+  const endpoint = /\/chat\/completions\/?$/.test(cfg.url)
+    ? cfg.url
+    : `${cfg.url.replace(/\/+$/, "")}/chat/completions`;
   const ctrl = new AbortController();
   const timer = setTimeout(() => ctrl.abort(), cfg.timeoutMs);
   try {
     const res = await fetchImpl(endpoint, {
       method: "POST",
-      headers: { "content-type": "application/json", ...(cfg.key ? { authorization: `Bearer ${cfg.key}` } : {}) },
+      headers: {
+        "content-type": "application/json",
+        ...(cfg.key ? { authorization: `Bearer ${cfg.key}` } : {}),
+      },
       body: JSON.stringify({
         model: cfg.model,
         temperature: 0,

@@ -6,12 +6,35 @@
  * boxes the values came from. Values are normalised in form only (ISO dates, plain decimals).
  */
 import type { PageText } from "@/lib/engine/text/types";
-import { buildLayout, layoutText, boxOf, type Box, type Layout, type Segment } from "@/lib/engine/invoice/layout";
-import { findLabels, valuesFor, labelsInSegment, type LabelOccurrence, type RawValue } from "@/lib/engine/invoice/kv";
+import {
+  buildLayout,
+  layoutText,
+  boxOf,
+  type Box,
+  type Layout,
+  type Segment,
+} from "@/lib/engine/invoice/layout";
+import {
+  findLabels,
+  valuesFor,
+  labelsInSegment,
+  type LabelOccurrence,
+  type RawValue,
+} from "@/lib/engine/invoice/kv";
 import { compileLabel, LABELS, type CompiledLabel, type LabelKind } from "@/lib/engine/invoice/labels";
 import { detectDecimalMark, findCurrency, pickAmount, type DecimalMark } from "@/lib/engine/invoice/amounts";
 import { detectDateOrder, findDates, parseDate, type DateOrder } from "@/lib/engine/invoice/dates";
-import { readBic, readEmail, readIban, readId, readPhone, readTaxId, readText, readWebsite, EMAIL_RE } from "@/lib/engine/invoice/values";
+import {
+  readBic,
+  readEmail,
+  readIban,
+  readId,
+  readPhone,
+  readTaxId,
+  readText,
+  readWebsite,
+  EMAIL_RE,
+} from "@/lib/engine/invoice/values";
 import { validAbaRouting, checkTaxId, TAX_ID_PATTERN } from "@/lib/engine/invoice/validate";
 import {
   blockAt,
@@ -26,7 +49,12 @@ import {
   type BlockLine,
   type PartyResult,
 } from "@/lib/engine/invoice/parties";
-import { findLineItems, lineItemsBody, type Column, type LineItemTable } from "@/lib/engine/invoice/line-items";
+import {
+  findLineItems,
+  lineItemsBody,
+  type Column,
+  type LineItemTable,
+} from "@/lib/engine/invoice/line-items";
 import { reconcileTotals, type AmountCandidate } from "@/lib/engine/invoice/totals";
 import { parseAddress } from "@/lib/engine/invoice/address";
 import { US_STATES } from "@/lib/engine/invoice/countries";
@@ -69,7 +97,12 @@ interface Ctx {
 }
 
 /** Reads the typed value of a label's raw value, or undefined when it does not fit the field. */
-function typed(field: string, kind: LabelKind, raw: RawValue, ctx: Ctx): { value: string; box: Box } | undefined {
+function typed(
+  field: string,
+  kind: LabelKind,
+  raw: RawValue,
+  ctx: Ctx,
+): { value: string; box: Box } | undefined {
   const t = raw.text;
   const sub = (start: number, end: number): Box => {
     // Box of the words covering [start, end) of the raw text.
@@ -104,7 +137,9 @@ function typed(field: string, kind: LabelKind, raw: RawValue, ctx: Ctx): { value
       }
       if (["accountNumber", "bankCode", "branchNumber"].includes(field)) {
         // Bank numbers are printed in groups: "Blz: 507 500 94", "Sort code 12-34-56".
-        const m = /[A-Z0-9]*\d[A-Z0-9]*(?:[ -][A-Z0-9]*\d[A-Z0-9]*)*/i.exec(t.replace(/^[\s:#.]*(?:no|nr|number)?[\s:#.]*/i, (x) => " ".repeat(x.length)));
+        const m = /[A-Z0-9]*\d[A-Z0-9]*(?:[ -][A-Z0-9]*\d[A-Z0-9]*)*/i.exec(
+          t.replace(/^[\s:#.]*(?:no|nr|number)?[\s:#.]*/i, (x) => " ".repeat(x.length)),
+        );
         if (!m || m[0].replace(/\D/g, "").length < (field === "accountNumber" ? 4 : 2)) return undefined;
         return { value: m[0], box: sub(m.index, m.index + m[0].length) };
       }
@@ -118,7 +153,11 @@ function typed(field: string, kind: LabelKind, raw: RawValue, ctx: Ctx): { value
       const v = readText(t, max);
       if (!v) return undefined;
       if (field === "paymentTerms" && /^\d+([.,]\d+)?$/.test(v.value)) return undefined;
-      if ((field === "bankName" || field === "accountHolder") && (/\d{4,}/.test(v.value) || EMAIL_RE.test(v.value))) return undefined;
+      if (
+        (field === "bankName" || field === "accountHolder") &&
+        (/\d{4,}/.test(v.value) || EMAIL_RE.test(v.value))
+      )
+        return undefined;
       return { value: v.value, box: sub(v.start, v.end) };
     }
     case "taxId": {
@@ -152,7 +191,13 @@ function scoreOf(occ: LabelOccurrence, raw: RawValue, layout: Layout): number {
 }
 
 function box2src(b: Box) {
-  return { page: b.page, x: round(b.x0), y: round(b.y0), width: round(b.x1 - b.x0), height: round(b.y1 - b.y0) };
+  return {
+    page: b.page,
+    x: round(b.x0),
+    y: round(b.y0),
+    width: round(b.x1 - b.x0),
+    height: round(b.y1 - b.y0),
+  };
 }
 
 function round(n: number): number {
@@ -211,7 +256,11 @@ function customLabel(name: string): { re: string; kind: LabelKind } {
   const re = parts.join("[\\s.\\-_/]*");
   let kind: LabelKind = "text";
   if (last === "date" || last === "day") kind = "date";
-  else if (/^(?:amount|total|charges?|fees?|price|cost|tax|balance|subtotal|deposit|discount)$/.test(last) || /charges?|fees?/.test(name.toLowerCase())) kind = "amount";
+  else if (
+    /^(?:amount|total|charges?|fees?|price|cost|tax|balance|subtotal|deposit|discount)$/.test(last) ||
+    /charges?|fees?/.test(name.toLowerCase())
+  )
+    kind = "amount";
   else if (["number", "no", "num", "nr", "id", "ref", "reference", "code"].includes(last)) kind = "id";
   return { re, kind };
 }
@@ -223,7 +272,8 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   const decimal = detectDecimalMark(text);
   const currency = findCurrency(text);
   const usLocale =
-    currency === "USD" || [...text.matchAll(/\b([A-Z]{2})\s+\d{5}(?:-\d{4})?\b/g)].some((m) => US_STATES.has(m[1]));
+    currency === "USD" ||
+    [...text.matchAll(/\b([A-Z]{2})\s+\d{5}(?:-\d{4})?\b/g)].some((m) => US_STATES.has(m[1]));
   const order = detectDateOrder(text, usLocale);
   const ctx: Ctx = { layout, decimal, order, text };
   const notes: string[] = [];
@@ -240,7 +290,9 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   // 2. Labels and their values.
   const occs = findLabels(layout).filter((o) => !tableSegs.has(o.seg.id));
   const labelSegs = new Set<number>();
-  for (const o of occs) if (o.hit.start <= 1 && (o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly)) labelSegs.add(o.seg.id);
+  for (const o of occs)
+    if (o.hit.start <= 1 && (o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly))
+      labelSegs.add(o.seg.id);
   for (const id of tableSegs) labelSegs.add(id);
   const cands = new Map<string, Candidate[]>();
   const add = (c: Candidate) => {
@@ -287,19 +339,31 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   // 3. Invoice header fields.
   const invoice: NonNullable<InvoiceBody["invoice"]> = {};
   const invNo = best("invoiceNo");
-  if (invNo) ((invoice.invoiceNo = invNo.value), src("invoice.invoiceNo", invNo.box));
-  let invDate = best("invoiceDate");
+  if (invNo) {
+    invoice.invoiceNo = invNo.value;
+    src("invoice.invoiceNo", invNo.box);
+  }
+  const invDate = best("invoiceDate");
   if (!invDate && invNo) {
     // "Facture n°562044387 du 02 Juillet 2015": the date printed with the number.
     const d = parseDate(invNo.occ.seg.text, order);
     if (d) invoice.invoiceDate = d.iso;
     if (d) src("invoice.invoiceDate", invNo.occ.seg);
   }
-  if (invDate) ((invoice.invoiceDate = invDate.value), src("invoice.invoiceDate", invDate.box));
+  if (invDate) {
+    invoice.invoiceDate = invDate.value;
+    src("invoice.invoiceDate", invDate.box);
+  }
   const po = best("poNo", (c) => c.value !== invoice.invoiceNo);
-  if (po) ((invoice.poNo = po.value), src("invoice.poNo", po.box));
+  if (po) {
+    invoice.poNo = po.value;
+    src("invoice.poNo", po.box);
+  }
   const ord = best("orderNo", (c) => c.value !== invoice.invoiceNo);
-  if (ord) ((invoice.orderNo = ord.value), src("invoice.orderNo", ord.box));
+  if (ord) {
+    invoice.orderNo = ord.value;
+    src("invoice.orderNo", ord.box);
+  }
 
   // 4. Parties.
   const taken = new Set<number>([...tableSegs]);
@@ -307,7 +371,9 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     const list = occs
       .filter((o) => o.hit.label.field === field && o.hit.start <= 1)
       .filter((o) => o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly)
-      .sort((a, b) => b.hit.label.weight - a.hit.label.weight || a.seg.page - b.seg.page || a.seg.y0 - b.seg.y0);
+      .sort(
+        (a, b) => b.hit.label.weight - a.hit.label.weight || a.seg.page - b.seg.page || a.seg.y0 - b.seg.y0,
+      );
     for (const o of list) {
       const block = blockAt(o, layout, taken);
       if (block.lines.length === 0) continue;
@@ -332,9 +398,13 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   let billToResult: PartyResult | undefined = billTo?.parsed;
   const skip = new Set<number>([...taken, ...labelSegs]);
   // Keep label segments that are plain names out of "skip" only when they carry no label value.
-  const vcands = vendorCandidates(layout, skip, { domains, accountHolder: holder?.value, allTexts, medianFont });
+  const vcands = vendorCandidates(layout, skip, {
+    domains,
+    accountHolder: holder?.value,
+    allTexts,
+    medianFont,
+  });
   const billName = billToResult?.party.name ? nameTokens(billToResult.party.name).join(" ") : "";
-  if (process.env.QUIRE_INVOICE_DEBUG) console.error(vcands.slice(0, 8).map((c) => `${c.name} ${c.score} [${c.why}]`).join("\n"));
   const vc = vcands.find((c) => nameTokens(c.name).join(" ") !== billName && c.score >= 1.5);
   if (vc && (!vendor || !vendor.party.name)) {
     const fromBlock = vendorFromCandidate(vc, layout, skip);
@@ -356,7 +426,8 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   if (vendor) {
     const vp = vendor.party;
     const contact = { ...(vp.contactInformation ?? {}) };
-    const outside = (c: Candidate) => !customerSegs.has(c.occ.seg.id) && !(c.raw.seg && customerSegs.has(c.raw.seg.id));
+    const outside = (c: Candidate) =>
+      !customerSegs.has(c.occ.seg.id) && !(c.raw.seg && customerSegs.has(c.raw.seg.id));
     if (!contact.email) {
       const emails = [...(cands.get("email") ?? [])].filter(outside).map((c) => ({ v: c.value, box: c.box }));
       for (const s of layout.segments) {
@@ -365,43 +436,75 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
         if (e) emails.push({ v: e.value, box: s });
       }
       const toks = nameTokens(vp.name ?? "");
-      const match = emails.find((e) => toks.some((t) => t.length >= 3 && fold(e.v.split("@")[1] ?? "").includes(t)));
+      const match = emails.find((e) =>
+        toks.some((t) => t.length >= 3 && fold(e.v.split("@")[1] ?? "").includes(t)),
+      );
       const e = match;
-      if (e) ((contact.email = e.v), (vendor.sources["contactInformation.email"] = e.box));
+      if (e) {
+        contact.email = e.v;
+        vendor.sources["contactInformation.email"] = e.box;
+      }
     }
     if (!contact.phone) {
       const p = best("phone", outside);
-      if (p) ((contact.phone = p.value), (vendor.sources["contactInformation.phone"] = p.box));
-      else if (contact.email) {
+      if (p) {
+        contact.phone = p.value;
+        vendor.sources["contactInformation.phone"] = p.box;
+      } else if (contact.email) {
         const seg = layout.segments.find((s) => s.text.includes(contact.email!) && !customerSegs.has(s.id));
         const ph = seg ? readPhone(seg.text.replace(contact.email, " ")) : undefined;
-        if (ph && seg) ((contact.phone = ph.value), (vendor.sources["contactInformation.phone"] = seg));
+        if (ph && seg) {
+          contact.phone = ph.value;
+          vendor.sources["contactInformation.phone"] = seg;
+        }
       }
     }
     if (!contact.fax) {
       const f = best("fax", outside);
-      if (f) ((contact.fax = f.value), (vendor.sources["contactInformation.fax"] = f.box));
+      if (f) {
+        contact.fax = f.value;
+        vendor.sources["contactInformation.fax"] = f.box;
+      }
     }
     if (Object.keys(contact).length > 0) vp.contactInformation = contact;
     // The vendor's identifier: a valid VAT-style number beats a registration number.
     const rank = (v: string, labelled: number) => (checkTaxId(v)?.valid ? 5 : checkTaxId(v) ? 0 : labelled);
     const options: { value: string; box: Box; rank: number }[] = [];
-    if (vp.entityId) options.push({ value: vp.entityId, box: vendor.sources.entityId ?? { page: 0, x0: 0, y0: 0, x1: 0, y1: 0 }, rank: rank(vp.entityId, 3) + 0.5 });
-    for (const c of cands.get("taxId") ?? []) if (outside(c)) options.push({ value: c.value, box: c.box, rank: rank(c.value, c.occ.hit.label.weight) + c.score / 100 });
+    if (vp.entityId)
+      options.push({
+        value: vp.entityId,
+        box: vendor.sources.entityId ?? { page: 0, x0: 0, y0: 0, x1: 0, y1: 0 },
+        rank: rank(vp.entityId, 3) + 0.5,
+      });
+    for (const c of cands.get("taxId") ?? [])
+      if (outside(c))
+        options.push({
+          value: c.value,
+          box: c.box,
+          rank: rank(c.value, c.occ.hit.label.weight) + c.score / 100,
+        });
     for (const seg of layout.segments) {
       if (customerSegs.has(seg.id)) continue;
       const m = seg.text.match(new RegExp(TAX_ID_PATTERN.source));
       if (m && checkTaxId(m[0])?.valid) options.push({ value: m[0], box: seg, rank: 4.5 });
     }
     const bestId = options.sort((a, b) => b.rank - a.rank)[0];
-    if (bestId && bestId.rank > 0) ((vp.entityId = bestId.value), (vendor.sources.entityId = bestId.box));
+    if (bestId && bestId.rank > 0) {
+      vp.entityId = bestId.value;
+      vendor.sources.entityId = bestId.box;
+    }
   }
   if (billToResult && !billToResult.party.entityId) {
     const cid = best("customerTaxId");
-    if (cid) ((billToResult.party.entityId = cid.value), (billToResult.sources.entityId = cid.box));
-    else {
+    if (cid) {
+      billToResult.party.entityId = cid.value;
+      billToResult.sources.entityId = cid.box;
+    } else {
       const inside = [...(cands.get("taxId") ?? [])].find((c) => customerSegs.has(c.occ.seg.id));
-      if (inside) ((billToResult.party.entityId = inside.value), (billToResult.sources.entityId = inside.box));
+      if (inside) {
+        billToResult.party.entityId = inside.value;
+        billToResult.sources.entityId = inside.box;
+      }
     }
   }
   if (vendor) {
@@ -424,7 +527,15 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
 
   // 5. Totals.
   const payment: NonNullable<InvoiceBody["paymentDetails"]> = {};
-  const amountFields = ["total", "subtotal", "tax", "discount", "shipping", "balanceDue", "amountPaid"] as const;
+  const amountFields = [
+    "total",
+    "subtotal",
+    "tax",
+    "discount",
+    "shipping",
+    "balanceDue",
+    "amountPaid",
+  ] as const;
   const amountCands: AmountCandidate[] = [];
   for (const f of amountFields) {
     for (const c of cands.get(f) ?? []) {
@@ -462,18 +573,33 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
                 : undefined;
         if (!field) continue;
         const v = Number(c.text);
-        amountCands.push({ field, text: c.text, value: v, box: c.box, score: 3.5, order: c.box.page * 10000 + c.box.y0, rowKey: `foot:${c.box.page}:${c.box.y0}:${field}` });
+        amountCands.push({
+          field,
+          text: c.text,
+          value: v,
+          box: c.box,
+          score: 3.5,
+          order: c.box.page * 10000 + c.box.y0,
+          rowKey: `foot:${c.box.page}:${c.box.y0}:${field}`,
+        });
       }
     }
   }
   const totalKey = tables.flatMap((t) => t.columns).find((c) => c.role === "total")?.key;
   const lineSum = totalKey
-    ? tables.flatMap((t) => t.items).reduce((s, i) => s + (i.values[totalKey] ? Number(i.values[totalKey]) || 0 : 0), 0)
+    ? tables
+        .flatMap((t) => t.items)
+        .reduce((s, i) => s + (i.values[totalKey] ? Number(i.values[totalKey]) || 0 : 0), 0)
     : undefined;
   const chosen = reconcileTotals(amountCands, tables.length > 0 ? lineSum : undefined);
-  if (process.env.QUIRE_INVOICE_DEBUG) console.error(amountCands.map((c) => `${c.field}=${c.text} s=${c.score.toFixed(2)} ${c.rowKey}`).join("\n"), lineSum);
-  if (chosen.total) ((payment.total = chosen.total.text), src("paymentDetails.total", chosen.total.box));
-  if (chosen.subtotal) ((payment.subtotal = chosen.subtotal.text), src("paymentDetails.subtotal", chosen.subtotal.box));
+  if (chosen.total) {
+    payment.total = chosen.total.text;
+    src("paymentDetails.total", chosen.total.box);
+  }
+  if (chosen.subtotal) {
+    payment.subtotal = chosen.subtotal.text;
+    src("paymentDetails.subtotal", chosen.subtotal.box);
+  }
   if (chosen.tax && chosen.tax.length > 0) {
     if (chosen.tax.length === 1) payment.tax = chosen.tax[0].text;
     else {
@@ -483,16 +609,30 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     }
     src("paymentDetails.tax", unionBoxes(chosen.tax.map((t) => t.box)));
   }
-  if (chosen.discount) ((payment.discount = chosen.discount.text), src("paymentDetails.discount", chosen.discount.box));
-  if (chosen.shipping) ((payment.shipping = chosen.shipping.text), src("paymentDetails.shipping", chosen.shipping.box));
+  if (chosen.discount) {
+    payment.discount = chosen.discount.text;
+    src("paymentDetails.discount", chosen.discount.box);
+  }
+  if (chosen.shipping) {
+    payment.shipping = chosen.shipping.text;
+    src("paymentDetails.shipping", chosen.shipping.box);
+  }
   if (chosen.reconciled) notes.push("totals reconciled");
 
   const due = best("dueDate");
-  if (due) ((payment.dueDate = due.value), src("paymentDetails.dueDate", due.box));
+  if (due) {
+    payment.dueDate = due.value;
+    src("paymentDetails.dueDate", due.box);
+  }
   const terms = best("paymentTerms", (c) => c.occ.hit.label.weight >= 2 || c.occ.hit.hasColon);
-  if (terms) ((payment.paymentTerms = terms.value), src("paymentDetails.paymentTerms", terms.box));
-  else {
-    const m = /\b(net\s*\d{1,3}(?:\s*days)?|due\s+(?:on|upon)\s+receipt|payable\s+(?:with)?in\s+\d{1,3}\s+days|\d{1,3}\s+(?:days\s+net|tage\s+netto|jours\s+net|dagen\s+netto))\b/i.exec(text);
+  if (terms) {
+    payment.paymentTerms = terms.value;
+    src("paymentDetails.paymentTerms", terms.box);
+  } else {
+    const m =
+      /\b(net\s*\d{1,3}(?:\s*days)?|due\s+(?:on|upon)\s+receipt|payable\s+(?:with)?in\s+\d{1,3}\s+days|\d{1,3}\s+(?:days\s+net|tage\s+netto|jours\s+net|dagen\s+netto))\b/i.exec(
+        text,
+      );
     if (m) payment.paymentTerms = m[1];
   }
 
@@ -500,38 +640,91 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   const bank: BankingInformation = {};
   const bankSrc: Record<string, Box> = {};
   const iban = best("iban") ?? unlabelledIban(layout);
-  if (iban) ((bank.iban = iban.value), (bankSrc.iban = iban.box));
+  if (iban) {
+    bank.iban = iban.value;
+    bankSrc.iban = iban.box;
+  }
   const bic = best("bic") ?? (iban ? bicNear(layout, iban.box) : undefined);
-  if (bic) ((bank.swiftBicCode = bic.value), (bankSrc.swiftBicCode = bic.box));
-  const bankAnchors = [iban?.box, bic?.box, best("bankName")?.box, best("routing")?.box, best("bankCode")?.box].filter(Boolean) as Box[];
+  if (bic) {
+    bank.swiftBicCode = bic.value;
+    bankSrc.swiftBicCode = bic.box;
+  }
+  const bankAnchors = [
+    iban?.box,
+    bic?.box,
+    best("bankName")?.box,
+    best("routing")?.box,
+    best("bankCode")?.box,
+  ].filter(Boolean) as Box[];
   const nearBank = (c: Candidate) =>
-    /bank|kto|konto|rekening|compte|cuenta|conto|a\/c|acct/i.test(fold(c.occ.seg.text.slice(0, c.occ.hit.end + 4))) ||
-    bankAnchors.some((b) => b.page === c.box.page && Math.abs(b.y0 - c.box.y0) < layout.lineHeight * 10);
+    /bank|kto|konto|rekening|compte|cuenta|conto|a\/c|acct/i.test(
+      fold(c.occ.seg.text.slice(0, c.occ.hit.end + 4)),
+    ) || bankAnchors.some((b) => b.page === c.box.page && Math.abs(b.y0 - c.box.y0) < layout.lineHeight * 10);
   const acct = best("accountNumber", nearBank);
-  if (acct && !(bank.iban && bank.iban.replace(/\s/g, "") === acct.value)) ((bank.accountNumber = acct.value), (bankSrc.accountNumber = acct.box));
-  const bankName = best("bankName", (c) => !/^(?:account|transfer|details|information|iban|swift|bic)\b/i.test(c.value));
+  if (acct && !(bank.iban && bank.iban.replace(/\s/g, "") === acct.value)) {
+    bank.accountNumber = acct.value;
+    bankSrc.accountNumber = acct.box;
+  }
+  const bankName = best(
+    "bankName",
+    (c) => !/^(?:account|transfer|details|information|iban|swift|bic)\b/i.test(c.value),
+  );
   if (bankName && !readIban(bankName.value) && !readBic(bankName.value)) {
     // "BRED BANQUE POPULAIRE – Titulaire du compte : NETPRESSE": cut at the next label.
     bank.bankName = bankName.value.split(/\s+[-–]\s+|\s{2,}/)[0];
     bankSrc.bankName = bankName.box;
   } else {
-    const line = layout.segments.find((s) => /\b(?:bank|banque|banco|sparkasse|bancaire|volksbank|raiffeisen)\b/i.test(s.text) && !/[:]/.test(s.text) && s.text.length < 50 && !/\d{3,}/.test(s.text) && bankAnchors.some((b) => b.page === s.page && Math.abs(b.y0 - s.y0) < layout.lineHeight * 6));
-    if (line) ((bank.bankName = line.text.split(/\s+[-–]\s+/)[0]), (bankSrc.bankName = line));
+    const line = layout.segments.find(
+      (s) =>
+        /\b(?:bank|banque|banco|sparkasse|bancaire|volksbank|raiffeisen)\b/i.test(s.text) &&
+        !/[:]/.test(s.text) &&
+        s.text.length < 50 &&
+        !/\d{3,}/.test(s.text) &&
+        bankAnchors.some((b) => b.page === s.page && Math.abs(b.y0 - s.y0) < layout.lineHeight * 6),
+    );
+    if (line) {
+      bank.bankName = line.text.split(/\s+[-–]\s+/)[0];
+      bankSrc.bankName = line;
+    }
   }
   const holderVal = holder && !/^(?:account|bank)/i.test(holder.value) ? holder : undefined;
-  if (holderVal) ((bank.accountHolderName = holderVal.value), (bankSrc.accountHolderName = holderVal.box));
+  if (holderVal) {
+    bank.accountHolderName = holderVal.value;
+    bankSrc.accountHolderName = holderVal.box;
+  }
   const routing = best("routing");
-  if (routing) ((bank.bankRoutingCode = routing.value), (bankSrc.bankRoutingCode = routing.box));
+  if (routing) {
+    bank.bankRoutingCode = routing.value;
+    bankSrc.bankRoutingCode = routing.box;
+  }
   const bankCode = best("bankCode");
-  if (bankCode) ((bank.bankCode = bankCode.value), (bankSrc.bankCode = bankCode.box));
+  if (bankCode) {
+    bank.bankCode = bankCode.value;
+    bankSrc.bankCode = bankCode.box;
+  }
   const branch = best("branchNumber", (c) => /\d/.test(c.value));
-  if (branch) ((bank.branchNumber = branch.value), (bankSrc.branchNumber = branch.box));
+  if (branch) {
+    bank.branchNumber = branch.value;
+    bankSrc.branchNumber = branch.box;
+  }
   const purpose = best("purposeCode");
-  if (purpose) ((bank.purposeCode = purpose.value), (bankSrc.purposeCode = purpose.box));
+  if (purpose) {
+    bank.purposeCode = purpose.value;
+    bankSrc.purposeCode = purpose.box;
+  }
   const payRef = best("paymentReference");
-  if (payRef) ((bank.additionalNotes = `${payRef.occ.seg.text.slice(0, payRef.occ.hit.end).trim().replace(/[:\s]+$/, "")}: ${payRef.value}`), (bankSrc.additionalNotes = payRef.box));
+  if (payRef) {
+    bank.additionalNotes = `${payRef.occ.seg.text
+      .slice(0, payRef.occ.hit.end)
+      .trim()
+      .replace(/[:\s]+$/, "")}: ${payRef.value}`;
+    bankSrc.additionalNotes = payRef.box;
+  }
   const bankAddr = partyBlock("bankAddress");
-  if (bankAddr?.parsed.party.address) ((bank.bankAddress = bankAddr.parsed.party.address), (bankSrc.bankAddress = bankAddr.block.lines[0].box));
+  if (bankAddr?.parsed.party.address) {
+    bank.bankAddress = bankAddr.parsed.party.address;
+    bankSrc.bankAddress = bankAddr.block.lines[0].box;
+  }
   if (Object.keys(bank).length > 0) {
     payment.bankingInformation = bank;
     for (const [k, b] of Object.entries(bankSrc)) src(`paymentDetails.bankingInformation.${k}`, b);
@@ -540,7 +733,10 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
 
   // 7. Notes.
   const note = notesText(occs, layout, taken);
-  if (note) ((body.others = { notes: note.text }), src("others.notes", note.box));
+  if (note) {
+    body.others = { notes: note.text };
+    src("others.notes", note.box);
+  }
 
   // 8. Line items.
   if (tables.length > 0) {
@@ -564,8 +760,10 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     let c: Candidate | undefined;
     if (alias) c = best(alias);
     if (!c) c = customCandidate(key, layout, labelSegs, tableSegs, ctx);
-    if (c) ((body[key] = c.value), src(key, c.box));
-    else if (alias === "poNo" && invoice.poNo) body[key] = invoice.poNo;
+    if (c) {
+      body[key] = c.value;
+      src(key, c.box);
+    } else if (alias === "poNo" && invoice.poNo) body[key] = invoice.poNo;
     else if (alias === "orderNo" && invoice.orderNo) body[key] = invoice.orderNo;
   }
 
@@ -592,17 +790,21 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function taxRank(c: Candidate): number {
-  const check = checkTaxId(c.value);
-  return (check?.valid ? 2 : 0) + c.occ.hit.label.weight;
-}
-
 function mergeParty(a: PartyResult, b: PartyResult): PartyResult {
   const party: InvoiceParty = { ...a.party };
   const sources = { ...a.sources };
-  if (!party.name && b.party.name) ((party.name = b.party.name), b.sources.name && (sources.name = b.sources.name));
-  if (!party.address && b.party.address) ((party.address = b.party.address), b.sources.address && (sources.address = b.sources.address));
-  if (!party.entityId && b.party.entityId) ((party.entityId = b.party.entityId), b.sources.entityId && (sources.entityId = b.sources.entityId));
+  if (!party.name && b.party.name) {
+    party.name = b.party.name;
+    if (b.sources.name) sources.name = b.sources.name;
+  }
+  if (!party.address && b.party.address) {
+    party.address = b.party.address;
+    if (b.sources.address) sources.address = b.sources.address;
+  }
+  if (!party.entityId && b.party.entityId) {
+    party.entityId = b.party.entityId;
+    if (b.sources.entityId) sources.entityId = b.sources.entityId;
+  }
   if (b.party.contactInformation) {
     const c = { ...(party.contactInformation ?? {}) };
     for (const k of ["phone", "fax", "email"] as const) {
@@ -625,16 +827,26 @@ function vendorFromCandidate(
 ): PartyResult & { segs: Set<number> } {
   const segs = new Set<number>();
   if (vc.why.includes("return address")) {
-    const text = layout.segments.find((s) => s.page === vc.box.page && s.y0 === vc.box.y0 && s.x0 === vc.box.x0)?.text ?? "";
-    const parts = text.split(/\s+[-–•·|]\s+|\s*[•·|]\s*/).map((p) => p.trim()).filter(Boolean);
+    const text =
+      layout.segments.find((s) => s.page === vc.box.page && s.y0 === vc.box.y0 && s.x0 === vc.box.x0)?.text ??
+      "";
+    const parts = text
+      .split(/\s+[-–•·|]\s+|\s*[•·|]\s*/)
+      .map((p) => p.trim())
+      .filter(Boolean);
     const lines: BlockLine[] = parts.map((p) => ({ text: p, words: [], box: vc.box }));
     const r = parseParty(lines, true);
     r.party.name = vc.name;
     r.sources.name = vc.box;
     return { ...r, segs };
   }
-  const blocks = pageBlocks(layout, vc.box.page, new Set([...skip].filter((id) => !isInBox(layout, id, vc.box))));
-  const block = vc.block ?? blocks.find((b) => b.lines.some((l) => l.box.y0 === vc.box.y0 && l.box.x0 === vc.box.x0));
+  const blocks = pageBlocks(
+    layout,
+    vc.box.page,
+    new Set([...skip].filter((id) => !isInBox(layout, id, vc.box))),
+  );
+  const block =
+    vc.block ?? blocks.find((b) => b.lines.some((l) => l.box.y0 === vc.box.y0 && l.box.x0 === vc.box.x0));
   if (!block) return { party: { name: vc.name }, sources: { name: vc.box }, segs };
   for (const id of block.segIds) segs.add(id);
   const idx = block.lines.findIndex((l) => l.box.y0 === vc.box.y0 && l.box.x0 === vc.box.x0);
@@ -646,7 +858,10 @@ function vendorFromCandidate(
     r.sources.name = vc.box;
     if (vc.why.includes("footer")) {
       const rest = lines[0]?.text.slice(lines[0].text.indexOf(vc.name) + vc.name.length) ?? "";
-      const parts = rest.split(/\s+[-–•·|]\s+|\s*[•·|]\s*/).map((p) => p.trim()).filter(Boolean);
+      const parts = rest
+        .split(/\s+[-–•·|]\s+|\s*[•·|]\s*/)
+        .map((p) => p.trim())
+        .filter(Boolean);
       if (!r.party.address && parts.length > 0) {
         const addr = parseAddress(parts.filter((p) => !/capital|rcs|siret|tva|vat|tel|fax|@/i.test(p)));
         if (addr?.address.city) r.party.address = addr.address;
@@ -683,19 +898,29 @@ function footerDetails(layout: Layout, name: string, skip: Set<number>): PartyRe
 }
 
 /** Without a "Bill to" label: the address block of the page head that is not the vendor's. */
-function unlabelledCustomer(layout: Layout, skip: Set<number>, vendorSegs: Set<number>, vendorName?: string): PartyResult | undefined {
+function unlabelledCustomer(
+  layout: Layout,
+  skip: Set<number>,
+  vendorSegs: Set<number>,
+  vendorName?: string,
+): PartyResult | undefined {
   const first = layout.pages[0];
   if (!first) return undefined;
   const vendorToks = vendorName ? nameTokens(vendorName).join(" ") : "";
   const blocks = pageBlocks(layout, first.index, skip).filter(
-    (b) => b.y0 < first.height * 0.5 && ![...b.segIds].some((id) => vendorSegs.has(id)) && b.lines.length >= 2 && b.lines.length <= 8,
+    (b) =>
+      b.y0 < first.height * 0.5 &&
+      ![...b.segIds].some((id) => vendorSegs.has(id)) &&
+      b.lines.length >= 2 &&
+      b.lines.length <= 8,
   );
   for (const b of blocks.sort((a, c) => a.y0 - c.y0)) {
     const lines = b.lines.filter((l) => !TITLE_RE.test(l.text.trim()));
     if (!looksLikeAddressBlock(lines.map((l) => l.text))) continue;
     const r = parseParty(lines, true);
     if (!r.party.name || !r.party.address) continue;
-    if (/[:]$|\b(?:details|information|address|summary|description|adresse|anschrift)\b/i.test(r.party.name)) continue;
+    if (/[:]$|\b(?:details|information|address|summary|description|adresse|anschrift)\b/i.test(r.party.name))
+      continue;
     if (vendorToks && nameTokens(r.party.name).join(" ") === vendorToks) continue;
     return r;
   }
@@ -711,7 +936,9 @@ function unlabelledIban(layout: Layout): { value: string; box: Box } | undefined
 }
 
 function bicNear(layout: Layout, b: Box): { value: string; box: Box } | undefined {
-  const near = layout.segments.filter((s) => s.page === b.page && Math.abs(s.y0 - b.y0) < layout.lineHeight * 3);
+  const near = layout.segments.filter(
+    (s) => s.page === b.page && Math.abs(s.y0 - b.y0) < layout.lineHeight * 3,
+  );
   for (const s of near) {
     const v = readBic(s.text.replace(/\bIBAN\b.*?(?=\bBIC\b|$)/i, ""));
     if (v && !/^[A-Z]{2}\d{2}/.test(v.value)) return { value: v.value, box: s };
@@ -719,7 +946,11 @@ function bicNear(layout: Layout, b: Box): { value: string; box: Box } | undefine
   return undefined;
 }
 
-function notesText(occs: LabelOccurrence[], layout: Layout, taken: Set<number>): { text: string; box: Box } | undefined {
+function notesText(
+  occs: LabelOccurrence[],
+  layout: Layout,
+  taken: Set<number>,
+): { text: string; box: Box } | undefined {
   const o = occs
     .filter((x) => x.hit.label.field === "notes" && x.hit.start <= 1 && (x.hit.hasColon || x.labelOnly))
     .sort((a, b) => b.seg.page - a.seg.page || b.seg.y0 - a.seg.y0)[0];
@@ -731,7 +962,13 @@ function notesText(occs: LabelOccurrence[], layout: Layout, taken: Set<number>):
   return { text: lines.map((l) => l.text).join(" "), box: unionBoxes(lines.map((l) => l.box))! };
 }
 
-function customCandidate(name: string, layout: Layout, labelSegs: Set<number>, tableSegs: Set<number>, ctx: Ctx): Candidate | undefined {
+function customCandidate(
+  name: string,
+  layout: Layout,
+  labelSegs: Set<number>,
+  tableSegs: Set<number>,
+  ctx: Ctx,
+): Candidate | undefined {
   const { re, kind } = customLabel(name);
   const label: CompiledLabel = compileLabel(name, kind, re, 3);
   const all: Candidate[] = [];
@@ -772,13 +1009,43 @@ export function parseCustomFields(raw: unknown): string[] {
     }
   }
   let names: string[] = [];
-  if (Array.isArray(v)) names = v.flatMap((x) => (typeof x === "string" ? x.split(",") : typeof x === "object" && x ? Object.values(x).map(String) : []));
+  if (Array.isArray(v))
+    names = v.flatMap((x) =>
+      typeof x === "string" ? x.split(",") : typeof x === "object" && x ? Object.values(x).map(String) : [],
+    );
   else if (typeof v === "object" && v) {
     const o = v as Record<string, unknown>;
     const list = o.fields ?? o.customField ?? o.names;
-    names = Array.isArray(list) ? list.map(String) : typeof list === "string" ? list.split(",") : Object.keys(o);
+    names = Array.isArray(list)
+      ? list.map(String)
+      : typeof list === "string"
+        ? list.split(",")
+        : Object.keys(o);
   } else if (typeof v === "string") names = v.split(/[,;\n]/);
   return [...new Set(names.map(normaliseCustomFieldName).filter(Boolean))].slice(0, 50);
+}
+
+/**
+ * The invoice number printed on each page (explicit "Invoice No" labels only), to tell one
+ * multi-page invoice (the same number on every page) from several invoices in one file.
+ */
+export function invoiceNumbersByPage(pages: PageText[]): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const page of pages) {
+    const layout = buildLayout([page]);
+    const ctx: Ctx = { layout, decimal: ".", order: "DMY", text: "" };
+    for (const occ of findLabels(layout)) {
+      if (occ.hit.label.field !== "invoiceNo" || occ.hit.label.weight < 3) continue;
+      const v = valuesFor(occ, layout, new Set())
+        .map((raw) => typed("invoiceNo", "id", raw, ctx))
+        .find(Boolean);
+      if (v) {
+        out.set(page.index, v.value);
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 /** Dates of the document, for tests and diagnostics. */

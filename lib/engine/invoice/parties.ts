@@ -9,10 +9,17 @@ import type { Box, Layout, Segment } from "@/lib/engine/invoice/layout";
 import { boxOf } from "@/lib/engine/invoice/layout";
 import type { LabelOccurrence } from "@/lib/engine/invoice/kv";
 import { labelsInSegment } from "@/lib/engine/invoice/kv";
-import { LABELS } from "@/lib/engine/invoice/labels";
+import { LABELS, matchLabelAt } from "@/lib/engine/invoice/labels";
 import type { InvoiceContact, InvoiceParty } from "@/lib/engine/invoice/types";
 import { isAddressLine, isStreetLike, parseAddress, parseCityLine } from "@/lib/engine/invoice/address";
-import { readEmail, readPhone, readTaxId, readWebsite, isAmountLike, EMAIL_RE } from "@/lib/engine/invoice/values";
+import {
+  readEmail,
+  readPhone,
+  readTaxId,
+  readWebsite,
+  isAmountLike,
+  EMAIL_RE,
+} from "@/lib/engine/invoice/values";
 import { TAX_ID_PATTERN, checkTaxId, validIban } from "@/lib/engine/invoice/validate";
 
 const TAX_ID_ONE = new RegExp(TAX_ID_PATTERN.source);
@@ -71,7 +78,7 @@ function stopsBlock(seg: Segment): boolean {
 }
 
 export const TITLE_RE =
-  /^(?:(?:tax|vat|gst|commercial|pro[- ]?forma|proforma|final|copy of|kopie|copie)\s+)?(?:invoice|invoices|facture|rechnung|factuur|factura|fattura|fatura|receipt|bill|statement|credit note|quote|quotation|devis|avoir|gutschrift|nota|payment receipt|sales receipt|tax invoice|original|duplicate|copy)(?:\s*\/\s*\w+)?[\s.:#]*$/i;
+  /^(?:(?:tax|vat|gst|commercial|pro[- ]?forma|proforma|final|copy of|kopie|copie|your|our|sales|payment|cash|official|electricity|water|gas|energy|phone|bank|account|monthly)\s+)*(?:invoices?|facture|rechnung|factuur|factura|fattura|fatura|receipt|bill|statement|credit note|quote|quotation|estimate|devis|avoir|gutschrift|nota|original|duplicate|copy|purchase order|order|bon de commande|bestellung|delivery note|packing slip|packing list|lieferschein|bon de livraison|pakbon|angebot|offerte|presupuesto|agreement|contract|vertrag|contrat|curriculum vitae|resume|lebenslauf|report|form|formular|formulaire|application form|rekeningafschrift|kontoauszug|releve de compte|water bill|electricity bill)(?:\s*\/\s*\w+)?[\s.:#]*$/i;
 
 /** Collects the block under (or beside) a party label. */
 export function blockAt(occ: LabelOccurrence, layout: Layout, taken: Set<number>): Block {
@@ -86,7 +93,13 @@ export function blockAt(occ: LabelOccurrence, layout: Layout, taken: Set<number>
   } else {
     const row = page.rows[occ.seg.row];
     const right = row.segments.filter((s) => s.x0 > occ.seg.x1).sort((a, b) => a.x0 - b.x0)[0];
-    if (right && right.x0 - occ.seg.x1 < page.width * 0.12 && !taken.has(right.id) && !stopsBlock(right) && labelsInSegment(right).length === 0) {
+    if (
+      right &&
+      right.x0 - occ.seg.x1 < page.width * 0.12 &&
+      !taken.has(right.id) &&
+      !stopsBlock(right) &&
+      labelsInSegment(right).length === 0
+    ) {
       lines.push({ text: right.text, words: right.words, box: right, seg: right });
       segIds.add(right.id);
       lefts.push(right.x0);
@@ -94,7 +107,9 @@ export function blockAt(occ: LabelOccurrence, layout: Layout, taken: Set<number>
   }
   // The right edge: the next segment right of the label on its row (a neighbouring block).
   const labelRow = page.rows[occ.seg.row];
-  const neighbour = labelRow.segments.filter((s) => s.x0 > occ.seg.x1 && !segIds.has(s.id)).sort((a, b) => a.x0 - b.x0)[0];
+  const neighbour = labelRow.segments
+    .filter((s) => s.x0 > occ.seg.x1 && !segIds.has(s.id))
+    .sort((a, b) => a.x0 - b.x0)[0];
   const rightEdge = neighbour ? neighbour.x0 - 2 : page.width;
   let lastBottom = lines.length > 0 ? lines[0].box.y1 : occ.seg.y1;
   for (let r = occ.seg.row + 1; r < page.rows.length && lines.length < 9; r++) {
@@ -102,12 +117,17 @@ export function blockAt(occ: LabelOccurrence, layout: Layout, taken: Set<number>
     const gap = row.y0 - lastBottom;
     if (gap > Math.max(lh, row.y1 - row.y0) * 1.9) break;
     const tol = lh * 1.6;
-    const cands = row.segments.filter((s) => s.x0 < rightEdge && lefts.some((x) => Math.abs(s.x0 - x) <= tol));
+    const cands = row.segments.filter(
+      (s) => s.x0 < rightEdge && lefts.some((x) => Math.abs(s.x0 - x) <= tol),
+    );
     if (cands.length === 0) {
       if (gap > lh * 0.9) break;
       continue;
     }
-    const seg = cands.sort((a, b) => Math.min(...lefts.map((x) => Math.abs(a.x0 - x))) - Math.min(...lefts.map((x) => Math.abs(b.x0 - x))))[0];
+    const seg = cands.sort(
+      (a, b) =>
+        Math.min(...lefts.map((x) => Math.abs(a.x0 - x))) - Math.min(...lefts.map((x) => Math.abs(b.x0 - x))),
+    )[0];
     if (taken.has(seg.id) || stopsBlock(seg)) break;
     // Keep only the words left of the neighbour block's edge.
     const words = seg.words.filter((w) => w.x0 < rightEdge);
@@ -133,9 +153,13 @@ const OFFICE_RE =
 function splitLines(lines: BlockLine[]): BlockLine[] {
   const out: BlockLine[] = [];
   for (const l of lines) {
-    const parts = l.text.split(/\s+[–•·|]\s+|\s+-\s+(?=\D|\d{4,5}\s+\p{L})|\s*[•·|]\s*/u).map((p) => p.trim()).filter(Boolean);
+    const parts = l.text
+      .split(/\s+[–•·|]\s+|\s+-\s+(?=\D|\d{4,5}\s+\p{L})|\s*[•·|]\s*/u)
+      .map((p) => p.trim())
+      .filter(Boolean);
     const fieldy = (p: string) => /\d/.test(p) || /@|\b(?:tel|phone|fax|www)\b/i.test(p) || isAddressLine(p);
-    if (parts.length >= 2 && l.text.length > 25 && parts.slice(1).some(fieldy)) for (const p of parts) out.push({ ...l, text: p });
+    if (parts.length >= 2 && l.text.length > 25 && parts.slice(1).some(fieldy))
+      for (const p of parts) out.push({ ...l, text: p });
     else out.push(l);
   }
   return out;
@@ -160,40 +184,75 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
     const email = readEmail(text);
     const labelled = /^(?:e-?mail|email|courriel|mail)\b/.test(f);
     if (email && (labelled || email.value.length > text.length * 0.5 || !nameDone)) {
-      if (!contact.email) ((contact.email = email.value), (sources["contactInformation.email"] = line.box));
-      const rest = text.replace(email.value, "").replace(/^(?:e-?mail|email|courriel|mail)\s*[:.]?/i, "").trim();
+      if (!contact.email) {
+        contact.email = email.value;
+        sources["contactInformation.email"] = line.box;
+      }
+      const rest = text
+        .replace(email.value, "")
+        .replace(/^(?:e-?mail|email|courriel|mail)\s*[:.]?/i, "")
+        .trim();
       const phone = rest.length > 6 ? readPhone(rest) : undefined;
-      if (phone && !contact.phone) ((contact.phone = phone.value), (sources["contactInformation.phone"] = line.box));
+      if (phone && !contact.phone) {
+        contact.phone = phone.value;
+        sources["contactInformation.phone"] = line.box;
+      }
       if (!nameDone && !labelled && email.value.length > text.length * 0.5) continue;
       continue;
     }
     if (/^(?:fax|telefax|f)\s*[.:]/.test(f) || /^fax\b/.test(f)) {
       const p = readPhone(text);
-      if (p && !contact.fax) ((contact.fax = p.value), (sources["contactInformation.fax"] = line.box));
-      continue;
-    }
-    if (/^(?:tel(?:ephone|efon|efoon)?|phone|ph|mobile|mob|cell|gsm|t|fon)\s*[.:]|^(?:phone|tel|telephone|mobile)\b/.test(f)) {
-      const p = readPhone(text);
-      if (p && !contact.phone) ((contact.phone = p.value), (sources["contactInformation.phone"] = line.box));
-      const fax = /fax\s*[.:]?\s*(.+)$/i.exec(text);
-      if (fax) {
-        const fp = readPhone(fax[1]);
-        if (fp && !contact.fax) ((contact.fax = fp.value), (sources["contactInformation.fax"] = line.box));
+      if (p && !contact.fax) {
+        contact.fax = p.value;
+        sources["contactInformation.fax"] = line.box;
       }
       continue;
     }
-    if (/^(?:web(?:site)?|www\.|https?:|internet|url)/.test(f) || (readWebsite(text)?.value.length ?? 0) > text.length * 0.7) continue;
+    if (
+      /^(?:tel(?:ephone|efon|efoon)?|phone|ph|mobile|mob|cell|gsm|t|fon)\s*[.:]|^(?:phone|tel|telephone|mobile)\b/.test(
+        f,
+      )
+    ) {
+      const p = readPhone(text);
+      if (p && !contact.phone) {
+        contact.phone = p.value;
+        sources["contactInformation.phone"] = line.box;
+      }
+      const fax = /fax\s*[.:]?\s*(.+)$/i.exec(text);
+      if (fax) {
+        const fp = readPhone(fax[1]);
+        if (fp && !contact.fax) {
+          contact.fax = fp.value;
+          sources["contactInformation.fax"] = line.box;
+        }
+      }
+      continue;
+    }
+    if (
+      /^(?:web(?:site)?|www\.|https?:|internet|url)/.test(f) ||
+      (readWebsite(text)?.value.length ?? 0) > text.length * 0.7
+    )
+      continue;
     const occ = lineLabel(line);
     if (occ && (occ.hit.label.kind === "taxId" || occ.hit.label.field === "customerNo")) {
       if (occ.hit.label.kind === "taxId") {
         const id = readTaxId(occ.inline);
-        if (id) taxIds.push({ value: id.value, box: line.box, rank: (checkTaxId(id.value)?.valid ? 4 : 0) + occ.hit.label.weight });
+        if (id)
+          taxIds.push({
+            value: id.value,
+            box: line.box,
+            rank: (checkTaxId(id.value)?.valid ? 4 : 0) + occ.hit.label.weight,
+          });
       }
       continue;
     }
     if (occ && occ.hit.label.kind === "contact" && occ.hit.label.field === "website") continue;
     const taxHit = text.match(TAX_ID_PATTERN);
-    if (taxHit && taxHit[0].replace(/\s/g, "").length >= text.replace(/\s/g, "").length * 0.7 && checkTaxId(taxHit[0])?.valid) {
+    if (
+      taxHit &&
+      taxHit[0].replace(/\s/g, "").length >= text.replace(/\s/g, "").length * 0.7 &&
+      checkTaxId(taxHit[0])?.valid
+    ) {
       taxIds.push({ value: taxHit[0], box: line.box, rank: 5 });
       continue;
     }
@@ -212,14 +271,20 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
     // A bare phone number line: "(870)-931-0505", "+31 20 123 4567".
     if (/^[+(]?\d[\d\s().\-/]{6,}$/.test(text) && !parseCityLine(text)) {
       const p = readPhone(text);
-      if (p && !contact.phone) ((contact.phone = p.value), (sources["contactInformation.phone"] = line.box));
+      if (p && !contact.phone) {
+        contact.phone = p.value;
+        sources["contactInformation.phone"] = line.box;
+      }
       continue;
     }
     if (validIban(text.replace(/^iban[:\s]*/i, ""))) continue;
     addrLines.push({ ...line, text });
   }
   const bestId = taxIds.sort((a, b) => b.rank - a.rank)[0];
-  if (bestId) ((party.entityId = bestId.value), (sources.entityId = bestId.box));
+  if (bestId) {
+    party.entityId = bestId.value;
+    sources.entityId = bestId.box;
+  }
   const parsed = parseAddress(addrLines.slice(0, 6).map((l) => l.text));
   if (parsed) {
     party.address = parsed.address;
@@ -254,6 +319,10 @@ export function unionBoxes(boxes: Box[]): Box | undefined {
 export const COMPANY_SUFFIX =
   /(?:^|[\s,])(?:inc|incorporated|llc|l\.l\.c|ltd|limited|plc|gmbh|ag|kg|ohg|ug|e\.?\s?k|bv|b\.\s?v|nv|n\.\s?v|sa|s\.a|sas|s\.a\.s|sarl|s\.a\.r\.l|eurl|sasu|srl|s\.r\.l|spa|s\.p\.a|sl|s\.l|oy|oyj|ab|a\/s|aps|pty|pvt|co|corp|corporation|company|llp|lp|kk|k\.k|group|holdings?|gbr|se|bvba|vof|cv|s\.c|sp\.? z o\.?o)\.?,?(?=$|[\s,)])/i;
 
+/** Words that name organisations without a legal suffix ("Greenway Housing Association"). */
+export const ORG_WORDS =
+  /\b(?:association|authority|council|university|bank|hospital|trust|ministry|department|agency|institute|foundation|society|club|church|school|college|power|energy|water|electric|electricity|telecom|insurance|services|solutions|systems|technologies|consulting|partners|industries|international|clinic|hotel|restaurant|store|shop|market|mairie|stadtwerke|gemeente|ayuntamiento|comune)\b/i;
+
 export interface HeadBlock {
   page: number;
   lines: BlockLine[];
@@ -276,7 +345,11 @@ export function pageBlocks(layout: Layout, pageIndex: number, skip: Set<number>)
         const last = b.lines[b.lines.length - 1];
         const gap = seg.y0 - b.y1;
         const h = Math.max(lh, last.box.y1 - last.box.y0, seg.y1 - seg.y0);
-        const aligned = Math.abs(seg.x0 - b.x0) <= lh * 1.2 || Math.abs((seg.x0 + seg.x1) / 2 - (last.box.x0 + last.box.x1) / 2) <= lh;
+        // Left-aligned, centred or right-aligned (a letterhead set flush right).
+        const aligned =
+          Math.abs(seg.x0 - b.x0) <= lh * 1.2 ||
+          Math.abs((seg.x0 + seg.x1) / 2 - (last.box.x0 + last.box.x1) / 2) <= lh ||
+          Math.abs(seg.x1 - last.box.x1) <= lh * 0.8;
         const sizes = [last.seg?.fontSize ?? seg.fontSize, seg.fontSize];
         const sameSize = Math.max(...sizes) / Math.max(1, Math.min(...sizes)) < 1.35;
         return aligned && sameSize && gap > -h * 0.3 && gap < h * 1.1 && last.seg?.row !== seg.row;
@@ -287,7 +360,15 @@ export function pageBlocks(layout: Layout, pageIndex: number, skip: Set<number>)
         b.lines.push(line);
         b.segIds.add(seg.id);
         b.y1 = Math.max(b.y1, seg.y1);
-      } else blocks.push({ page: pageIndex, lines: [line], segIds: new Set([seg.id]), x0: seg.x0, y0: seg.y0, y1: seg.y1 });
+      } else
+        blocks.push({
+          page: pageIndex,
+          lines: [line],
+          segIds: new Set([seg.id]),
+          x0: seg.x0,
+          y0: seg.y0,
+          y1: seg.y1,
+        });
     }
   }
   return blocks;
@@ -303,7 +384,14 @@ const TITLE_WORDS =
  */
 export function blockBelow(blocks: HeadBlock[], b: HeadBlock, lh: number): HeadBlock | undefined {
   if (b.lines.length !== 1) return undefined;
-  return blocks.find((o) => o !== b && Math.abs(o.x0 - b.x0) <= lh * 1.5 && o.y0 >= b.y1 - 1 && o.y0 - b.y1 < lh * 2.2);
+  const x1 = b.lines[0].box.x1;
+  return blocks.find(
+    (o) =>
+      o !== b &&
+      (Math.abs(o.x0 - b.x0) <= lh * 1.5 || Math.abs(o.lines[0].box.x1 - x1) <= lh) &&
+      o.y0 >= b.y1 - 1 &&
+      o.y0 - b.y1 < lh * 2.2,
+  );
 }
 
 export interface VendorCandidate {
@@ -330,7 +418,11 @@ function domainMatches(name: string, domains: string[]): boolean {
   return domains.some((d) => {
     const core = d.replace(/[^a-z0-9]/g, "");
     if (core.length < 3) return false;
-    return core === joined || (joined.length >= 4 && core.startsWith(joined)) || (core.length >= 4 && joined.startsWith(core));
+    return (
+      core === joined ||
+      (joined.length >= 4 && core.startsWith(joined)) ||
+      (core.length >= 4 && joined.startsWith(core))
+    );
   });
 }
 
@@ -339,7 +431,10 @@ const LEGAL_RE =
 
 /** A candidate name from a line: the text before the first separator of a "name - street - city" line. */
 function headOfLine(text: string): string {
-  return text.split(/\s+[-–•·|]\s+|\s{2,}|,\s+(?=\d)/)[0].replace(/[,;:]$/, "").trim();
+  return text
+    .split(/\s+[-–•·|]\s+|\s{2,}|,\s+(?=\d)/)[0]
+    .replace(/[,;:]$/, "")
+    .trim();
 }
 
 function plausibleName(text: string): boolean {
@@ -351,6 +446,8 @@ function plausibleName(text: string): boolean {
   if (isAddressLine(t) || (isStreetLike(t) && /\d/.test(t))) return false;
   if (/^(?:page|seite|pagina)\b/i.test(t)) return false;
   if (/^[\d\s.,:;/#+()-]+$/.test(t)) return false;
+  if (/\b(?:details|information|summary|address|terms|conditions|instructions|description)\b/i.test(t))
+    return false;
   const words = t.split(/\s+/);
   if (words.length > 6 || /:/.test(t) || /^\(.*\)$/.test(t)) return false;
   // Sentences are mostly lower-case words; names are capitalised.
@@ -378,16 +475,36 @@ export function vendorCandidates(
     return context.allTexts.filter((t) => fold(t).includes(f)).length;
   };
   const score = (name: string, box: Box, base: number, why: string[], block?: HeadBlock) => {
+    if (nameTokens(name).length === 0) return;
+    const f = fold(name);
+    const label = matchLabelAt(f, 0, LABELS);
+    if (label && label.end >= f.replace(/[\s:.]+$/, "").length) return;
     let s = base;
     const w = [...why];
-    if (COMPANY_SUFFIX.test(name)) ((s += 3), w.push("suffix"));
-    if (domainMatches(name, context.domains)) ((s += 3), w.push("domain"));
-    if (context.accountHolder && nameTokens(context.accountHolder).join(" ") === nameTokens(name).join(" ") && nameTokens(name).length > 0) {
+    if (COMPANY_SUFFIX.test(name)) {
+      s += 3;
+      w.push("suffix");
+    } else if (ORG_WORDS.test(name)) {
+      s += 2;
+      w.push("organisation word");
+    }
+    if (domainMatches(name, context.domains)) {
+      s += 3;
+      w.push("domain");
+    }
+    if (
+      context.accountHolder &&
+      nameTokens(context.accountHolder).join(" ") === nameTokens(name).join(" ") &&
+      nameTokens(name).length > 0
+    ) {
       s += 3;
       w.push("account holder");
     }
     const reps = repeatCount(name);
-    if (reps >= 2) ((s += Math.min(2, reps - 1)), w.push(`repeated ${reps}`));
+    if (reps >= 2) {
+      s += Math.min(2, reps - 1);
+      w.push(`repeated ${reps}`);
+    }
     out.push({ name, box, score: s, block, why: w });
   };
   // 1. Blocks of the first page's head (top 45%).
@@ -408,23 +525,53 @@ export function vendorCandidates(
     let base = 0;
     const size = line.seg?.fontSize ?? context.medianFont;
     const ratio = size / Math.max(1, context.medianFont);
-    if (ratio > 1.15) ((base += ratio > 1.6 ? 3 : 2), why.push("large"));
-    if (line.seg?.bold) ((base += 0.5), why.push("bold"));
+    if (ratio > 1.15) {
+      base += ratio > 1.6 ? 3 : 2;
+      why.push("large");
+    }
+    if (line.seg?.bold) {
+      base += 0.5;
+      why.push("bold");
+    }
     const below = blockBelow(blocks, b, layout.lineHeight);
     const rest = [...b.lines.slice(idx + 1), ...(below?.lines ?? [])].map((l) => l.text);
-    if (rest.some((t) => isAddressLine(t))) ((base += 1.5), why.push("address"));
-    if (rest.some((t) => EMAIL_RE.test(t) || /\b(?:tel|phone|fax|www)\b/i.test(t))) ((base += 1), why.push("contact"));
-    if (rest.some((t) => TAX_ID_ONE.test(t) || LEGAL_RE.test(fold(t)))) ((base += 1.5), why.push("tax id"));
-    if (rest.some((t) => /\biban\b/i.test(t))) ((base += 1), why.push("bank"));
-    if (b.y0 <= topMost + 1) ((base += 1), why.push("top"));
+    if (rest.some((t) => isAddressLine(t))) {
+      base += 1.5;
+      why.push("address");
+    }
+    if (rest.some((t) => EMAIL_RE.test(t) || /\b(?:tel|phone|fax|www)\b/i.test(t))) {
+      base += 1;
+      why.push("contact");
+    }
+    if (rest.some((t) => TAX_ID_ONE.test(t) || LEGAL_RE.test(fold(t)))) {
+      base += 1.5;
+      why.push("tax id");
+    }
+    if (rest.some((t) => /\biban\b/i.test(t))) {
+      base += 1;
+      why.push("bank");
+    }
+    if (b.y0 <= topMost + 1) {
+      base += 1;
+      why.push("top");
+    }
     if (b.lines.length === 1 && !below && base < 1.5) base -= 1;
-    const merged: HeadBlock = below ? { ...b, lines: [...b.lines, ...below.lines], segIds: new Set([...b.segIds, ...below.segIds]), y1: below.y1 } : b;
+    const merged: HeadBlock = below
+      ? {
+          ...b,
+          lines: [...b.lines, ...below.lines],
+          segIds: new Set([...b.segIds, ...below.segIds]),
+          y1: below.y1,
+        }
+      : b;
     score(name, line.box, base, why, merged);
   }
   // 2. "Vendor Invoice" titles ("Amazon Web Services Invoice").
   for (const row of first.rows.slice(0, 12)) {
     for (const seg of row.segments) {
-      const m = /^(.{3,60}?)\s+(?:tax\s+)?(?:invoice|facture|rechnung|factuur|receipt)$/i.exec(seg.text.trim());
+      const m = /^(.{3,60}?)\s+(?:tax\s+)?(?:invoice|facture|rechnung|factuur|receipt)$/i.exec(
+        seg.text.trim(),
+      );
       if (m && plausibleName(m[1]) && !TITLE_WORDS.test(m[1].trim())) {
         score(m[1], seg, 2, ["title"]);
       }
@@ -434,8 +581,15 @@ export function vendorCandidates(
   for (const row of first.rows) {
     if (row.y0 > H * 0.45) break;
     for (const seg of row.segments) {
-      const parts = seg.text.split(/\s+[-–•·|]\s+|\s*[•·|]\s*/).map((p) => p.trim()).filter(Boolean);
-      if (parts.length >= 3 && parts.slice(1).some((p) => isAddressLine(p) || parseCityLine(p)) && plausibleName(parts[0])) {
+      const parts = seg.text
+        .split(/\s+[-–•·|]\s+|\s*[•·|]\s*/)
+        .map((p) => p.trim())
+        .filter(Boolean);
+      if (
+        parts.length >= 3 &&
+        parts.slice(1).some((p) => isAddressLine(p) || parseCityLine(p)) &&
+        plausibleName(parts[0])
+      ) {
         score(parts[0], seg, 4, ["return address"]);
       }
     }
@@ -451,7 +605,10 @@ export function vendorCandidates(
         const head = headOfLine(seg.text);
         const alone = head === seg.text.trim();
         if (!plausibleName(head)) continue;
-        if (COMPANY_SUFFIX.test(head) || (alone && legal && head.length <= 40 && head === head.toUpperCase())) {
+        if (
+          COMPANY_SUFFIX.test(head) ||
+          (alone && legal && head.length <= 40 && head === head.toUpperCase())
+        ) {
           score(head.replace(/\s+(?:au|with|mit|met)\s+capital.*$/i, ""), seg, legal ? 2.5 : 1, ["footer"]);
         } else if (alone && legal && seg.bold) {
           score(head, seg, 1.5, ["footer"]);
@@ -466,15 +623,22 @@ export function vendorCandidates(
 export function documentDomains(texts: string[]): string[] {
   const out = new Set<string>();
   for (const t of texts) {
-    for (const m of t.matchAll(new RegExp(EMAIL_RE, "g"))) out.add(fold(m[0].split("@")[1].split(".").slice(0, -1).join(".")));
-    for (const m of t.matchAll(/\b(?:https?:\/\/)?(?:www\.)?([a-z0-9-]+)\.(?:com|net|org|io|co|de|fr|nl|be|uk|eu|es|it|ch|at|in|us|biz|info)\b/gi)) {
+    for (const m of t.matchAll(new RegExp(EMAIL_RE, "g")))
+      out.add(fold(m[0].split("@")[1].split(".").slice(0, -1).join(".")));
+    for (const m of t.matchAll(
+      /\b(?:https?:\/\/)?(?:www\.)?([a-z0-9-]+)\.(?:com|net|org|io|co|de|fr|nl|be|uk|eu|es|it|ch|at|in|us|biz|info)\b/gi,
+    )) {
       out.add(fold(m[1]));
     }
   }
-  return [...out].filter((d) => !/^(?:gmail|yahoo|hotmail|outlook|example|mail|gmx|web|live|icloud|aol|fake)$/.test(d));
+  return [...out].filter(
+    (d) => !/^(?:gmail|yahoo|hotmail|outlook|example|mail|gmx|web|live|icloud|aol|fake)$/.test(d),
+  );
 }
 
 /** True when the lines read like an address block (a city line or a street plus a country). */
 export function looksLikeAddressBlock(lines: string[]): boolean {
-  return lines.some((l) => isAddressLine(l) || (l.includes(",") && parseAddress([l])?.address.city !== undefined));
+  return lines.some(
+    (l) => isAddressLine(l) || (l.includes(",") && parseAddress([l])?.address.city !== undefined),
+  );
 }

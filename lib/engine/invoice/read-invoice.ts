@@ -5,7 +5,11 @@ import { getPageTexts, sniffKind } from "@/lib/engine/text/page-texts";
 import type { PageText } from "@/lib/engine/text/types";
 import { analysePage } from "@/lib/engine/tables/page-tables";
 import { findEmbeddedEInvoice } from "@/lib/engine/invoice/einvoice/embedded";
-import { parseInvoice, type ParseInvoiceOptions } from "@/lib/engine/invoice/parse-invoice";
+import {
+  invoiceNumbersByPage,
+  parseInvoice,
+  type ParseInvoiceOptions,
+} from "@/lib/engine/invoice/parse-invoice";
 import { buildLayout, layoutText } from "@/lib/engine/invoice/layout";
 import { fillWithLlm, llmConfigFromEnv } from "@/lib/engine/invoice/llm";
 import type { Column } from "@/lib/engine/invoice/line-items";
@@ -39,7 +43,10 @@ export interface ReadInvoiceResult {
   source: "einvoice" | "layout";
 }
 
-export async function readInvoice(bytes: Uint8Array, opts: ReadInvoiceOptions = {}): Promise<ReadInvoiceResult> {
+export async function readInvoice(
+  bytes: Uint8Array,
+  opts: ReadInvoiceOptions = {},
+): Promise<ReadInvoiceResult> {
   const kind = sniffKind(bytes);
   if (kind === null) throw new ApiError(415, "the invoice must be a PDF or an image (PNG, JPEG, TIFF).");
   const customFields = opts.customFields ?? [];
@@ -69,20 +76,51 @@ export async function readInvoice(bytes: Uint8Array, opts: ReadInvoiceOptions = 
       doc.destroy();
     }
   }
-  const texts = await getPageTexts(bytes, { password: opts.password, ocrMode: "Auto", lang: opts.lang ?? "eng", withRules: true });
+  const texts = await getPageTexts(bytes, {
+    password: opts.password,
+    ocrMode: "Auto",
+    lang: opts.lang ?? "eng",
+    withRules: true,
+  });
   pageCount = texts.pageCount;
   if (kind === "image" && pageCount > MAX_INVOICE_PAGES) {
-    throw new ApiError(400, `the image has ${pageCount} pages; the invoice parser reads at most ${MAX_INVOICE_PAGES} pages per file.`);
+    throw new ApiError(
+      400,
+      `the image has ${pageCount} pages; the invoice parser reads at most ${MAX_INVOICE_PAGES} pages per file.`,
+    );
   }
   let pages = texts.pages;
+  const ocrNotes: string[] = [];
+  // One invoice per file: a second invoice number starting a later page ends the first invoice.
+  const numbers = invoiceNumbersByPage(pages);
+  const first = numbers.get(pages[0]?.index ?? 0);
+  const other = first ? pages.find((p) => numbers.has(p.index) && numbers.get(p.index) !== first) : undefined;
+  if (first && other) {
+    const distinct = new Set(numbers.values());
+    pages = pages.filter((p) => p.index < other.index);
+    ocrNotes.push(
+      `the file holds ${distinct.size} invoices (numbers ${[...distinct].slice(0, 5).join(", ")}); only the first (pages 0-${other.index - 1}) was parsed: send each invoice as a separate file`,
+    );
+  }
   const parseOpts: ParseInvoiceOptions = { customFields, tableEdges: engineEdges(pages) };
   let result = parseInvoice(pages, parseOpts);
-  const ocrNotes: string[] = [];
   if (texts.ocrPages.length > 0) ocrNotes.push(`OCR on page(s) ${texts.ocrPages.join(", ")}`);
   // The vendor printed only in a logo or an image block: OCR the first page's images too.
-  if (kind === "pdf" && !result.body.vendor?.name && !texts.ocrPages.includes(0) && pages.length > 0 && hasImages(bytes, opts.password, pages[0].index)) {
+  if (
+    kind === "pdf" &&
+    !result.body.vendor?.name &&
+    !texts.ocrPages.includes(0) &&
+    pages.length > 0 &&
+    hasImages(bytes, opts.password, pages[0].index)
+  ) {
     try {
-      const again = await getPageTexts(bytes, { password: opts.password, ocrMode: "TextFromImagesOnly", lang: opts.lang ?? "eng", pageIndices: [pages[0].index], withRules: true });
+      const again = await getPageTexts(bytes, {
+        password: opts.password,
+        ocrMode: "TextFromImagesOnly",
+        lang: opts.lang ?? "eng",
+        pageIndices: [pages[0].index],
+        withRules: true,
+      });
       const merged = again.pages[0];
       if (merged && merged.words.length > pages[0].words.length) {
         pages = [merged, ...pages.slice(1)];

@@ -47,7 +47,10 @@ function distinctByValue(list: AmountCandidate[]): AmountCandidate[] {
 export function reconcileTotals(cands: AmountCandidate[], lineSum?: number): ChosenTotals {
   const by = (f: AmountCandidate["field"]) => cands.filter((c) => c.field === f && c.value !== 0);
   const zeroOk = (f: AmountCandidate["field"]) => cands.filter((c) => c.field === f);
-  const totals = top(distinctByValue([...by("total"), ...by("balanceDue").map((c) => ({ ...c, score: c.score - 1.5 }))]), 5);
+  const totals = top(
+    distinctByValue([...by("total"), ...by("balanceDue").map((c) => ({ ...c, score: c.score - 1.5 }))]),
+    5,
+  );
   const subs = top(distinctByValue(by("subtotal")), 4);
   const taxesAll = zeroOk("tax");
   const taxes = top(distinctByValue(taxesAll), 4);
@@ -99,7 +102,16 @@ export function reconcileTotals(cands: AmountCandidate[], lineSum?: number): Cho
             }
             if (D && !reconciled) score -= D.score;
             if (H && !reconciled) score -= H.score;
-            if (score > best.score) best = { total: T, subtotal: S, tax: X.length > 0 ? X : undefined, discount: D, shipping: H, reconciled, score };
+            if (score > best.score)
+              best = {
+                total: T,
+                subtotal: S,
+                tax: X.length > 0 ? X : undefined,
+                discount: D,
+                shipping: H,
+                reconciled,
+                score,
+              };
           }
         }
       }

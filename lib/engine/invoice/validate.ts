@@ -6,13 +6,95 @@
 
 /** IBAN length per country (SWIFT IBAN registry). */
 const IBAN_LENGTHS: Record<string, number> = {
-  AD: 24, AE: 23, AL: 28, AT: 20, AZ: 28, BA: 20, BE: 16, BG: 22, BH: 22, BR: 29, BY: 28, CH: 21, CR: 22,
-  CY: 28, CZ: 24, DE: 22, DK: 18, DO: 28, EE: 20, EG: 29, ES: 24, FI: 18, FO: 18, FR: 27, GB: 22, GE: 22,
-  GI: 23, GL: 18, GR: 27, GT: 28, HR: 21, HU: 28, IE: 22, IL: 23, IQ: 23, IS: 26, IT: 27, JO: 30, KW: 30,
-  KZ: 20, LB: 28, LC: 32, LI: 21, LT: 20, LU: 20, LV: 21, MC: 27, MD: 24, ME: 22, MK: 19, MR: 27, MT: 31,
-  MU: 30, NL: 18, NO: 15, PK: 24, PL: 28, PS: 29, PT: 25, QA: 29, RO: 24, RS: 22, SA: 24, SC: 31, SE: 24,
-  SI: 19, SK: 24, SM: 27, ST: 25, SV: 28, TL: 23, TN: 24, TR: 26, UA: 29, VA: 22, VG: 24, XK: 20, SD: 18,
-  LY: 25, BI: 27, DJ: 27, RU: 33, SO: 23, NI: 28, MN: 20, FK: 18, OM: 23, YE: 30, HN: 28,
+  AD: 24,
+  AE: 23,
+  AL: 28,
+  AT: 20,
+  AZ: 28,
+  BA: 20,
+  BE: 16,
+  BG: 22,
+  BH: 22,
+  BR: 29,
+  BY: 28,
+  CH: 21,
+  CR: 22,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DK: 18,
+  DO: 28,
+  EE: 20,
+  EG: 29,
+  ES: 24,
+  FI: 18,
+  FO: 18,
+  FR: 27,
+  GB: 22,
+  GE: 22,
+  GI: 23,
+  GL: 18,
+  GR: 27,
+  GT: 28,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IL: 23,
+  IQ: 23,
+  IS: 26,
+  IT: 27,
+  JO: 30,
+  KW: 30,
+  KZ: 20,
+  LB: 28,
+  LC: 32,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LV: 21,
+  MC: 27,
+  MD: 24,
+  ME: 22,
+  MK: 19,
+  MR: 27,
+  MT: 31,
+  MU: 30,
+  NL: 18,
+  NO: 15,
+  PK: 24,
+  PL: 28,
+  PS: 29,
+  PT: 25,
+  QA: 29,
+  RO: 24,
+  RS: 22,
+  SA: 24,
+  SC: 31,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  ST: 25,
+  SV: 28,
+  TL: 23,
+  TN: 24,
+  TR: 26,
+  UA: 29,
+  VA: 22,
+  VG: 24,
+  XK: 20,
+  SD: 18,
+  LY: 25,
+  BI: 27,
+  DJ: 27,
+  RU: 33,
+  SO: 23,
+  NI: 28,
+  MN: 20,
+  FK: 18,
+  OM: 23,
+  YE: 30,
+  HN: 28,
 };
 
 /** ISO 3166-1 alpha-2 codes (for BIC country checks). */
@@ -48,11 +130,37 @@ export function validIban(raw: string): string | undefined {
 
 /** BBAN structure (a = letters, n = digits, c = either) of common IBAN countries, for OCR repair. */
 const BBAN_FORMATS: Record<string, string> = {
-  NL: "4a10n", GB: "4a14n", IE: "4a14n", DE: "18n", FR: "10n11c2n", BE: "12n", ES: "20n", IT: "1a10n12c", AT: "16n",
-  CH: "5n12c", LU: "3n13c", PT: "21n", DK: "14n", FI: "14n", SE: "20n", NO: "11n", PL: "24n", CZ: "20n",
+  NL: "4a10n",
+  GB: "4a14n",
+  IE: "4a14n",
+  DE: "18n",
+  FR: "10n11c2n",
+  BE: "12n",
+  ES: "20n",
+  IT: "1a10n12c",
+  AT: "16n",
+  CH: "5n12c",
+  LU: "3n13c",
+  PT: "21n",
+  DK: "14n",
+  FI: "14n",
+  SE: "20n",
+  NO: "11n",
+  PL: "24n",
+  CZ: "20n",
 };
 const TO_LETTER: Record<string, string> = { "0": "O", "1": "I", "2": "Z", "5": "S", "6": "G", "8": "B" };
-const TO_DIGIT: Record<string, string> = { O: "0", D: "0", Q: "0", I: "1", L: "1", Z: "2", S: "5", G: "6", B: "8" };
+const TO_DIGIT: Record<string, string> = {
+  O: "0",
+  D: "0",
+  Q: "0",
+  I: "1",
+  L: "1",
+  Z: "2",
+  S: "5",
+  G: "6",
+  B: "8",
+};
 
 /**
  * An IBAN misread by OCR ("RAB0" for "RABO"): letters and digits confused where the
@@ -68,7 +176,9 @@ export function repairIban(raw: string): string | undefined {
   const head = iban.slice(2, 4).replace(/[A-Z]/g, (c) => TO_DIGIT[c] ?? c);
   const bban = iban.slice(4);
   if (bban.length !== kinds.length) return undefined;
-  const fixed = [...bban].map((c, i) => (kinds[i] === "a" ? (TO_LETTER[c] ?? c) : kinds[i] === "n" ? (TO_DIGIT[c] ?? c) : c)).join("");
+  const fixed = [...bban]
+    .map((c, i) => (kinds[i] === "a" ? (TO_LETTER[c] ?? c) : kinds[i] === "n" ? (TO_DIGIT[c] ?? c) : c))
+    .join("");
   return validIban(cc + head + fixed);
 }
 
@@ -78,7 +188,8 @@ export function validBic(raw: string): string | undefined {
   if (!/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}(?:[A-Z0-9]{3})?$/.test(bic)) return undefined;
   if (!COUNTRY_CODES.has(bic.slice(4, 6))) return undefined;
   // Location "0"/"1" as second char are test/passive BICs; still valid shapes. Reject obvious words.
-  if (/^(?:INVOICE|ACCOUNT|PAYMENT|BALANCE|DISCOUNT|SHIPPING|CUSTOMER|SUBTOTAL|TOTAL)/.test(bic)) return undefined;
+  if (/^(?:INVOICE|ACCOUNT|PAYMENT|BALANCE|DISCOUNT|SHIPPING|CUSTOMER|SUBTOTAL|TOTAL)/.test(bic))
+    return undefined;
   return bic;
 }
 

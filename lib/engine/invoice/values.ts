@@ -16,7 +16,9 @@ export interface ValueHit {
 
 const ID_NOISE = /^(?:#|no\.?|nr\.?|n[°º]\.?|number|nummer|num\.?|:|-|–|\.)$/i;
 const STOP_WORDS = new Set(
-  "the of and for from to date datum du dated on le la de der die das van het een a an is at by in".split(" "),
+  "the of and for from to date datum du dated on le la de der die das van het een a an is at by in".split(
+    " ",
+  ),
 );
 
 /** An identifier: the first token with a digit (or a code-like token), cleaned of "#"/"No.". */
@@ -58,7 +60,8 @@ export function readText(text: string, max = 120): ValueHit | undefined {
 
 export const EMAIL_RE = /[A-Za-z0-9][\w.+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
 const PHONE_RE = /(?:\+|00)?\(?\d[\d\s().\-/]{5,}\d/;
-const WEB_RE = /\b(?:https?:\/\/)?(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|co|de|fr|nl|be|uk|eu|es|it|ch|at|in|us|biz|info|app|dev|shop|store)(?:\/\S*)?\b/i;
+const WEB_RE =
+  /\b(?:https?:\/\/)?(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|co|de|fr|nl|be|uk|eu|es|it|ch|at|in|us|biz|info|app|dev|shop|store)(?:\/\S*)?\b/i;
 
 export function readEmail(text: string): ValueHit | undefined {
   const m = EMAIL_RE.exec(text);
@@ -123,7 +126,9 @@ export function readBic(text: string): ValueHit | undefined {
  * "06AABCO6063D1ZQ"). A value in a known format must pass its check digits.
  */
 export function readTaxId(text: string): ValueHit | undefined {
-  const m = /[A-Z0-9][A-Z0-9 .\-/]{3,30}[A-Z0-9]/i.exec(text.replace(/^[\s:#/\-–.]*(?:tin|no|nr|id)?[\s:#.]*/i, (s) => " ".repeat(s.length)));
+  const m = /[A-Z0-9][A-Z0-9 .\-/]{3,30}[A-Z0-9]/i.exec(
+    text.replace(/^[\s:#/\-–.]*(?:tin|no|nr|id)?[\s:#.]*/i, (s) => " ".repeat(s.length)),
+  );
   if (!m) return undefined;
   let raw = m[0];
   // Stop at a second label or a word without digits that follows the id.

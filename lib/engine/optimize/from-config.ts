@@ -51,7 +51,8 @@ function classOptions(c: V2ImageClass, jpegQualityOverride: number | undefined):
   const format = FORMAT[c.compression.compression_format];
   const params = c.compression.compression_params ?? {};
   const quality =
-    jpegQualityOverride ?? (format === "jpeg2000" ? jpegQualityForJpeg2000(params) : clampQuality(params.quality ?? 60));
+    jpegQualityOverride ??
+    (format === "jpeg2000" ? jpegQualityForJpeg2000(params) : clampQuality(params.quality ?? 60));
   return {
     skip: c.skip,
     downsample: {
@@ -101,7 +102,8 @@ export function optionsFromV1(s: V1Settings): OptimizeOptions {
     targetPpi: ppi,
     thresholdPpi: ppi * V1_THRESHOLD_FACTOR,
   });
-  const photoFormat: ImageFormat = s.ImageOptimizationFormat === "Flate" ? "zip" : s.ImageOptimizationFormat === "Fax" ? "ccitt-g4" : "jpeg";
+  const photoFormat: ImageFormat =
+    s.ImageOptimizationFormat === "Flate" ? "zip" : s.ImageOptimizationFormat === "Fax" ? "ccitt-g4" : "jpeg";
   const monoFormat: ImageFormat = s.ImageOptimizationFormat === "Flate" ? "zip" : "ccitt-g4";
   const photo = (): ImageClassOptions => ({
     skip: false,

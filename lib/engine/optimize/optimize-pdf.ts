@@ -21,7 +21,13 @@ import {
   type ImageInfo,
   type RawPixels,
 } from "./images";
-import type { ImageClassOptions, ImageFormat, OptimizeOptions, OptimizeReport, OptimizeResult } from "./options";
+import type {
+  ImageClassOptions,
+  ImageFormat,
+  OptimizeOptions,
+  OptimizeReport,
+  OptimizeResult,
+} from "./options";
 import { findImagePlacements, type ImagePlacement } from "./placements";
 
 /** Images smaller than this (pixels) are not worth the work. */
@@ -114,7 +120,9 @@ export async function optimizePdf(input: Uint8Array, options: OptimizeOptions): 
     if (out.byteLength >= input.byteLength) {
       report.keptOriginal = true;
       report.outputSize = input.byteLength;
-      notes.push("the optimized file was not smaller than the original, so the original file was returned unchanged");
+      notes.push(
+        "the optimized file was not smaller than the original, so the original file was returned unchanged",
+      );
       return { bytes: input, report };
     }
     report.outputSize = out.byteLength;
@@ -186,7 +194,12 @@ function planImage(
   let tw = info.width;
   let th = info.height;
   const ppi = placement ? Math.min(placement.ppiX, placement.ppiY) : Infinity;
-  if (!policy.downsample.skip && Number.isFinite(ppi) && ppi >= policy.downsample.thresholdPpi && ppi > policy.downsample.targetPpi) {
+  if (
+    !policy.downsample.skip &&
+    Number.isFinite(ppi) &&
+    ppi >= policy.downsample.thresholdPpi &&
+    ppi > policy.downsample.targetPpi
+  ) {
     const s = policy.downsample.targetPpi / ppi;
     tw = Math.max(1, Math.round(info.width * s));
     th = Math.max(1, Math.round(info.height * s));
@@ -197,11 +210,15 @@ function planImage(
   // With compression skipped, a resized image keeps the kind of encoding it had.
   let format: ImageFormat = policy.compression.format;
   if (policy.compression.skip) {
-    if (info.cls === "monochrome") format = info.filters.includes("CCITTFaxDecode") || info.filters.includes("JBIG2Decode") ? "ccitt-g4" : "zip";
+    if (info.cls === "monochrome")
+      format =
+        info.filters.includes("CCITTFaxDecode") || info.filters.includes("JBIG2Decode") ? "ccitt-g4" : "zip";
     else format = isLossyFiltered(info) ? "jpeg" : "zip";
   }
   if (format === "jpeg2000") {
-    notes.add("JPEG 2000 cannot be written here; those images were written as JPEG at the same quality setting");
+    notes.add(
+      "JPEG 2000 cannot be written here; those images were written as JPEG at the same quality setting",
+    );
     format = "jpeg";
   }
 
@@ -246,7 +263,8 @@ async function executePlan(doc: mupdf.PDFDocument, plan: Plan): Promise<EncodedI
   if (plan.kind === "bits" && !plan.toBits) {
     let bits = readBitImage(info);
     if (!bits) throw new Error("unreadable 1-bit image");
-    if (plan.tw !== info.width || plan.th !== info.height) bits = await resizeBitImage(bits, plan.tw, plan.th);
+    if (plan.tw !== info.width || plan.th !== info.height)
+      bits = await resizeBitImage(bits, plan.tw, plan.th);
     return encodeBitImage(bits, plan.bitsFormat, "own");
   }
   let px: RawPixels = await decodeAndResize(doc, info, plan.tw, plan.th);
@@ -271,7 +289,12 @@ function recompressFlateStreams(doc: mupdf.PDFDocument, images: Map<number, Imag
       const obj = doc.newIndirect(num);
       if (!obj.isStream()) continue;
       const filter = obj.get("Filter");
-      const isFlate = (filter.isName() && filter.asName() === "FlateDecode") || (filter.isArray() && filter.length === 1 && filter.get(0).isName() && filter.get(0).asName() === "FlateDecode");
+      const isFlate =
+        (filter.isName() && filter.asName() === "FlateDecode") ||
+        (filter.isArray() &&
+          filter.length === 1 &&
+          filter.get(0).isName() &&
+          filter.get(0).asName() === "FlateDecode");
       if (!isFlate || !obj.get("DecodeParms").isNull()) continue;
       const type = obj.get("Type");
       if (type.isName() && (type.asName() === "XRef" || type.asName() === "ObjStm")) continue;

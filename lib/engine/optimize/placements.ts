@@ -175,7 +175,13 @@ class Scanner {
     }
   }
 
-  private xobject(name: string, resources: mupdf.PDFObject, ctm: Matrix6, depth: number, stack: Set<number>): void {
+  private xobject(
+    name: string,
+    resources: mupdf.PDFObject,
+    ctm: Matrix6,
+    depth: number,
+    stack: Set<number>,
+  ): void {
     if (!resources.isDictionary()) return;
     const ref = resources.get("XObject", name);
     if (!ref.isStream()) return;
@@ -351,5 +357,7 @@ function latin1(b: Uint8Array): string {
 
 function decodeName(b: Uint8Array): string {
   const s = latin1(b);
-  return s.includes("#") ? s.replace(/#([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))) : s;
+  return s.includes("#")
+    ? s.replace(/#([0-9a-fA-F]{2})/g, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+    : s;
 }

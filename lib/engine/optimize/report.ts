@@ -11,7 +11,8 @@ export function describeOptimize(r: OptimizeReport): string {
   if (!r.keptOriginal && r.images.rewritten > 0) {
     parts.push(`${r.images.rewritten} image(s) recompressed, ${r.images.downsampled} downsampled`);
   }
-  if (r.images.unreadable > 0) parts.push(`${r.images.unreadable} image(s) could not be decoded and were kept as they were`);
+  if (r.images.unreadable > 0)
+    parts.push(`${r.images.unreadable} image(s) could not be decoded and were kept as they were`);
   return [parts.join("; "), ...r.notes].join(". ") + ".";
 }
 

@@ -42,14 +42,19 @@ export function joinContinuedTables(perPage: Segment[][]): Segment[] {
         out.push(...remaining);
         const last = lastTable(remaining);
         if (last < 0) trailing += remaining.length;
-        else (open = (remaining[last] as TableSegment).table), (trailing = remaining.length - 1 - last);
+        else {
+          open = (remaining[last] as TableSegment).table;
+          trailing = remaining.length - 1 - last;
+        }
         continue;
       }
     }
     out.push(...segments);
     const last = lastTable(segments);
-    if (last >= 0) (open = (segments[last] as TableSegment).table), (trailing = segments.length - 1 - last);
-    else open = null;
+    if (last >= 0) {
+      open = (segments[last] as TableSegment).table;
+      trailing = segments.length - 1 - last;
+    } else open = null;
   }
   return out;
 }
@@ -74,7 +79,7 @@ export function columnMapping(prev: Table, next: Table): number[] | null {
   const map: number[] = [];
   for (let i = 0; i < nc; i++) {
     const cx = (next.columnEdges[i] + next.columnEdges[i + 1]) / 2;
-    let j = prev.columnEdges.findIndex((e, k) => k < pc && cx >= e && cx < prev.columnEdges[k + 1]);
+    const j = prev.columnEdges.findIndex((e, k) => k < pc && cx >= e && cx < prev.columnEdges[k + 1]);
     if (j < 0) return null;
     if (map.length && j <= map[map.length - 1]) return null;
     map.push(j);

@@ -41,7 +41,8 @@ export interface ResolvedExtraction {
     lang?: string;
     ocrResolution: number;
     minTextLength: number;
-    rotation: number;
+    /** Clockwise quarter turns; undefined = turn sideways text upright automatically. */
+    rotation?: number;
     grayscale: boolean;
     gamma?: number[];
     includeInvisible: boolean;
@@ -90,7 +91,7 @@ export function resolveExtraction(p: ExtractionParams): ResolvedExtraction {
       lang: p.lang,
       ocrResolution,
       minTextLength: prof.OCRAutoModeMinExistingTextLength ?? 8,
-      rotation: prof.RotationAngle ?? 0,
+      rotation: prof.RotationAngle,
       grayscale: prof["OCRImagePreprocessingFilters.AddGrayscale"] === true,
       gamma,
       includeInvisible: shadow,

@@ -1,5 +1,6 @@
 import type { Rule, Word } from "@/lib/engine/text/types";
 import { cellText } from "@/lib/engine/tables/lines";
+import { splitWordAt } from "@/lib/engine/text/char-boxes";
 
 /**
  * Bordered tables from ruling lines ("lattice"): rules that touch form a component; its distinct
@@ -174,17 +175,34 @@ function buildGrid(hs: { x0: number; y0: number; x1: number; y1: number }[], vs:
   // Assign words by their centre.
   const cellWords = new Map<number, Word[]>();
   const used = new Set<Word>();
+  const pieces: Word[] = [];
   for (const w of words) {
     const cx = (w.x0 + w.x1) / 2;
     const cy = (w.y0 + w.y1) / 2;
     if (cx < xs[0] || cx > xs[nCols] || cy < ys[0] || cy > ys[nRows]) continue;
+    used.add(w);
+    // A word drawn across a cell border (text overflowing its cell with no space) is cut there.
+    const r = Math.min(nRows - 1, Math.max(0, upperBound(ys, cy) - 1));
+    let rest: Word | null = w;
+    for (let b = 1; b < nCols && rest; b++) {
+      const x = xs[b];
+      if (x <= rest.x0 + 1 || x >= rest.x1 - 1 || !hasV(b, r)) continue;
+      const parts = splitWordAt(rest, x);
+      if (!parts) break;
+      pieces.push(parts[0]);
+      rest = parts[1];
+    }
+    if (rest) pieces.push(rest);
+  }
+  for (const w of pieces) {
+    const cx = (w.x0 + w.x1) / 2;
+    const cy = (w.y0 + w.y1) / 2;
     const c = Math.min(nCols - 1, Math.max(0, upperBound(xs, cx) - 1));
     const r = Math.min(nRows - 1, Math.max(0, upperBound(ys, cy) - 1));
     const root = find(idx(r, c));
     const list = cellWords.get(root);
     if (list) list.push(w);
     else cellWords.set(root, [w]);
-    used.add(w);
   }
 
   // A lone box (one cell, or a frame around a paragraph) is not a table.
@@ -223,7 +241,12 @@ function buildGrid(hs: { x0: number; y0: number; x1: number; y1: number }[], vs:
       const rr = rowMap[r];
       const cc = colMap[c];
       if (!e) extent.set(root, { r0: rr, c0: cc, r1: rr, c1: cc });
-      else (e.r0 = Math.min(e.r0, rr)), (e.c0 = Math.min(e.c0, cc)), (e.r1 = Math.max(e.r1, rr)), (e.c1 = Math.max(e.c1, cc));
+      else {
+        e.r0 = Math.min(e.r0, rr);
+        e.c0 = Math.min(e.c0, cc);
+        e.r1 = Math.max(e.r1, rr);
+        e.c1 = Math.max(e.c1, cc);
+      }
     }
   }
   const spans = [...extent.values()]

@@ -96,7 +96,10 @@ function nearest(cols: Column[], c: { x0: number; x1: number }): number {
   const cx = (c.x0 + c.x1) / 2;
   for (let i = 0; i < cols.length; i++) {
     const d = cx < cols[i].x0 ? cols[i].x0 - cx : cx > cols[i].x1 ? cx - cols[i].x1 : 0;
-    if (d < bestD) (bestD = d), (best = i);
+    if (d < bestD) {
+      bestD = d;
+      best = i;
+    }
   }
   return best;
 }
@@ -252,8 +255,10 @@ function joinBands(cells: string[][], band: number[], sep: string): { rows: stri
   const rows: string[][] = [];
   const rowLines: number[][] = [];
   cells.forEach((row, i) => {
-    if (i === 0 || band[i] !== band[i - 1]) (rows.push([...row]), rowLines.push([i]));
-    else {
+    if (i === 0 || band[i] !== band[i - 1]) {
+      rows.push([...row]);
+      rowLines.push([i]);
+    } else {
       rowLines[rowLines.length - 1].push(i);
       const target = rows[rows.length - 1];
       row.forEach((t, c) => {

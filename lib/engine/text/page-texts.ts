@@ -28,7 +28,7 @@ import { parseLanguages } from "@/lib/engine/ocr/languages";
 import { ocrImage } from "@/lib/engine/ocr/ocr-image";
 import { poolSize } from "@/lib/engine/ocr/pool";
 import type { Raster } from "@/lib/engine/ocr/preprocess";
-import { extractPageText } from "@/lib/engine/text/words";
+import { extractPageText, uprightTurns } from "@/lib/engine/text/words";
 import { rotatePageText } from "@/lib/engine/text/rotate";
 import type { PageText, Word } from "@/lib/engine/text/types";
 
@@ -133,17 +133,21 @@ async function pdfPageTexts(
     let done = 0;
     const pages = await runLimited(indices.length, mode === "Never" ? 1 : poolSize(), async (n) => {
       const index = indices[n];
+      // Without RotationAngle, a page whose text runs sideways is turned upright automatically.
       const layer = extractPageText(doc, index, {
         withRules: opts.withRules,
         includeInvisible: opts.includeInvisible,
+        autoUpright: opts.rotation === undefined,
       });
+      const auto = uprightTurns.get(layer) ?? 0;
       const chars = layer.words.reduce((s, w) => s + w.text.length, 0);
       const ocr = mode === "Always" || mode === "TextFromImagesOnly" || mode === "TextFromVectors" || (mode === "Auto" && chars < minLen);
       let page = rotatePageText(layer, q);
+      const turn = (q + auto) % 4;
       if (ocr) {
         ocrPages.push(index);
         const raster = renderForOcr(doc, index, dpi, opts.grayscale === true, mode === "TextFromImagesOnly");
-        const result = await ocrImage(raster, { langs, grayscale: opts.grayscale, gamma: opts.gamma, rotate: q });
+        const result = await ocrImage(raster, { langs, grayscale: opts.grayscale, gamma: opts.gamma, rotate: turn });
         const ocrWords = result.words;
         const keep = mode === "TextFromImagesOnly" || mode === "TextFromVectors";
         page = { ...page, words: keep ? [...page.words, ...withoutOverlaps(ocrWords, page.words, page)] : ocrWords };
@@ -204,16 +208,20 @@ export function renderForOcr(doc: mupdf.Document, index: number, dpi: number, gr
 export function rasterFromPixmap(pix: mupdf.Pixmap, dpi: number): Raster {
   const w = pix.getWidth();
   const h = pix.getHeight();
-  const n = pix.getNumberOfComponents() + (pix.getAlpha() ? 1 : 0);
+  const n = pix.getNumberOfComponents(); // MuPDF counts the alpha channel in n
   const stride = pix.getStride();
   const src = pix.getPixels();
-  const channels = (n >= 3 ? 3 : 1) as 1 | 3;
+  const channels = (n - (pix.getAlpha() ? 1 : 0) >= 3 ? 3 : 1) as 1 | 3;
   const data = new Uint8Array(w * h * channels);
+  const alpha = pix.getAlpha() !== 0;
   if (n === channels && stride === w * n) data.set(src.subarray(0, data.length));
   else {
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
-        for (let k = 0; k < channels; k++) data[(y * w + x) * channels + k] = src[y * stride + x * n + k];
+        const at = y * stride + x * n;
+        // Premultiplied alpha: composite over white.
+        const cover = alpha ? 255 - src[at + n - 1] : 0;
+        for (let k = 0; k < channels; k++) data[(y * w + x) * channels + k] = Math.min(255, src[at + k] + cover);
       }
     }
   }
@@ -261,22 +269,38 @@ function renderWithoutText(page: mupdf.Page, matrix: mupdf.Matrix, cs: mupdf.Col
   return pix;
 }
 
-async function imagePageTexts(bytes: Uint8Array, opts: PageTextsOptions, mode: OcrMode, langs: string[]): Promise<PageTextsResult> {
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+/** Page count and resolution of an image file: sharp first, MuPDF for what sharp cannot read (BMP, PNM). */
+export async function probeImage(bytes: Uint8Array): Promise<{ pages: number; dpi: number; decoder: "sharp" | "mupdf" }> {
   try {
-    meta = await sharp(bytes, { limitInputPixels: IMAGE_PIXEL_LIMIT }).metadata();
+    const meta = await sharp(bytes, { limitInputPixels: IMAGE_PIXEL_LIMIT }).metadata();
+    const dpi = meta.density && meta.density >= 50 && meta.density <= 2400 ? meta.density : 72;
+    return { pages: Math.max(1, meta.pages ?? 1), dpi, decoder: "sharp" };
   } catch (e) {
-    throw new ApiError(442, `the image could not be read: ${(e as Error).message.slice(0, 200)}.`);
+    try {
+      const image = new mupdf.Image(Buffer.from(bytes));
+      try {
+        const r = image.getXResolution();
+        return { pages: 1, dpi: r >= 50 && r <= 2400 && r !== 96 ? r : 72, decoder: "mupdf" };
+      } finally {
+        image.destroy();
+      }
+    } catch {
+      throw new ApiError(442, `the image could not be read: ${(e as Error).message.slice(0, 200)}.`);
+    }
   }
-  const count = Math.max(1, meta.pages ?? 1);
+}
+
+async function imagePageTexts(bytes: Uint8Array, opts: PageTextsOptions, mode: OcrMode, langs: string[]): Promise<PageTextsResult> {
+  const probe = await probeImage(bytes);
+  const count = probe.pages;
+  const density = probe.dpi;
   const indices = opts.pageIndices ?? parsePages(opts.pages, count, 0);
   const q = (((opts.rotation ?? 0) % 4) + 4) % 4;
-  const density = meta.density && meta.density >= 50 && meta.density <= 2400 ? meta.density : 72;
   const ocrPages: number[] = [];
   let done = 0;
   const pages = await runLimited(indices.length, mode === "Never" ? 1 : poolSize(), async (n) => {
     const index = indices[n];
-    const raster = await decodeImagePage(bytes, index, count, density);
+    const raster = await decodeImagePage(bytes, index, count, density, probe.decoder);
     let page: PageText = { index, width: (raster.width * 72) / density, height: (raster.height * 72) / density, rotation: 0, words: [], rules: [] };
     if (mode !== "Never") {
       ocrPages.push(index);
@@ -293,7 +317,27 @@ async function imagePageTexts(bytes: Uint8Array, opts: PageTextsOptions, mode: O
 }
 
 /** One page (frame) of an image, upright per its EXIF orientation, flattened on white. */
-async function decodeImagePage(bytes: Uint8Array, index: number, count: number, dpi: number): Promise<Raster> {
+export async function decodeImagePage(bytes: Uint8Array, index: number, count: number, dpi: number, decoder: "sharp" | "mupdf" = "sharp"): Promise<Raster> {
+  if (decoder === "mupdf") {
+    const image = new mupdf.Image(Buffer.from(bytes));
+    try {
+      const pix = image.toPixmap();
+      try {
+        const rgb = pix.getColorSpace()?.getNumberOfComponents() === 3 ? pix : pix.convertToColorSpace(mupdf.ColorSpace.DeviceRGB, pix.getAlpha() !== 0);
+        try {
+          return rasterFromPixmap(rgb, dpi);
+        } finally {
+          if (rgb !== pix) rgb.destroy();
+        }
+      } finally {
+        pix.destroy();
+      }
+    } catch (e) {
+      throw new ApiError(442, `image page ${index} could not be decoded: ${(e as Error).message.slice(0, 200)}.`);
+    } finally {
+      image.destroy();
+    }
+  }
   try {
     const img = sharp(bytes, { limitInputPixels: IMAGE_PIXEL_LIMIT, ...(count > 1 ? { page: index } : {}) })
       .rotate()

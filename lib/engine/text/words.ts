@@ -1,5 +1,7 @@
 import "server-only";
 import * as mupdf from "mupdf";
+import { charBoxes } from "@/lib/engine/text/char-boxes";
+import { rotatePageText } from "@/lib/engine/text/rotate";
 import type { PageText, Rule, Word } from "@/lib/engine/text/types";
 
 /**
@@ -22,7 +24,15 @@ export interface ExtractOptions {
   includeInvisible?: boolean;
   /** Drop a word whose box sits within ~1pt of an identical word (shadow or bold-by-overprint text). Default true. */
   dropShadowText?: boolean;
+  /**
+   * Turn the page so that most of its text reads left to right (content drawn sideways or
+   * upside down on an unrotated page). Default false; the result's width/height follow the turn.
+   */
+  autoUpright?: boolean;
 }
+
+/** Clockwise quarter turns that bring a page's dominant text direction upright (see ExtractOptions.autoUpright). */
+export const uprightTurns = new WeakMap<PageText, number>();
 
 /** Extracts the positioned words (and optionally rules) of the given 0-based pages. */
 export function extractPageTexts(
@@ -44,6 +54,7 @@ export function extractPageText(
     const [bx0, by0, bx1, by1] = page.getBounds();
     const rotation = pageRotation(page);
     const needDevice = opts.withRules === true || opts.includeInvisible === false;
+    const dirs = [0, 0, 0, 0]; // characters per text direction: right, down, left, up
     let words: Word[];
     let rules: Rule[] = [];
     if (needDevice) {
@@ -53,7 +64,7 @@ export function extractPageText(
         rules = collected.rules;
         const stext = list.toStructuredText(STEXT_OPTIONS);
         try {
-          words = wordsFromStext(stext, collected.invisible);
+          words = wordsFromStext(stext, collected.invisible, dirs);
         } finally {
           stext.destroy();
         }
@@ -63,18 +74,44 @@ export function extractPageText(
     } else {
       const stext = page.toStructuredText(STEXT_OPTIONS);
       try {
-        words = wordsFromStext(stext, null);
+        words = wordsFromStext(stext, null, dirs);
       } finally {
         stext.destroy();
       }
     }
     // The page box may not start at 0,0 (a cropped page): move everything to a 0-based origin.
     if (bx0 !== 0 || by0 !== 0) {
-      for (const w of words) (w.x0 -= bx0, w.x1 -= bx0, w.y0 -= by0, w.y1 -= by0);
-      for (const r of rules) (r.x0 -= bx0, r.x1 -= bx0, r.y0 -= by0, r.y1 -= by0);
+      for (const w of words) {
+        w.x0 -= bx0;
+        w.x1 -= bx0;
+        w.y0 -= by0;
+        w.y1 -= by0;
+        for (const b of charBoxes.get(w) ?? []) {
+          b[0] -= bx0;
+          b[1] -= bx0;
+        }
+      }
+      for (const r of rules) {
+        r.x0 -= bx0;
+        r.x1 -= bx0;
+        r.y0 -= by0;
+        r.y1 -= by0;
+      }
     }
     if (opts.dropShadowText !== false) words = dropShadows(words);
-    return { index, width: bx1 - bx0, height: by1 - by0, rotation, words, rules };
+    const result: PageText = { index, width: bx1 - bx0, height: by1 - by0, rotation, words, rules };
+    if (opts.autoUpright) {
+      const total = dirs[0] + dirs[1] + dirs[2] + dirs[3];
+      const best = dirs.indexOf(Math.max(...dirs));
+      // Text running down needs 3 clockwise turns, leftwards 2, up 1.
+      const turns = [0, 3, 2, 1][best];
+      if (turns && dirs[best] > 0.6 * total) {
+        const turned = rotatePageText(result, turns);
+        uprightTurns.set(turned, turns);
+        return turned;
+      }
+    }
+    return result;
   } finally {
     page.destroy();
   }
@@ -112,12 +149,14 @@ interface CharBox {
 }
 
 const RTL_RE = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+
 const SPACE_RE = /\s/;
 
-function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | null): Word[] {
+function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | null, dirs: number[]): Word[] {
   const words: Word[] = [];
   const fonts = new Map<number, FontInfo>();
   let lineId = -1;
+  let lineDir = 0;
   let chars: CharBox[] = [];
   let font: FontInfo | null = null;
   let size = 0;
@@ -137,13 +176,15 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
       if (ch.rtl) rtlCount++;
     }
     let text: string;
+    let ltr = false;
     if (rtlCount * 2 > chars.length) {
       // Right-to-left: the reading order is by decreasing x, whatever order the PDF drew them in.
       text = [...chars].sort((a, b) => b.x0 - a.x0).map((c) => c.c).join("");
     } else {
       text = chars.map((c) => c.c).join("");
+      ltr = true;
     }
-    words.push({
+    const word: Word = {
       text,
       x0,
       y0,
@@ -155,14 +196,20 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
       italic: font?.italic ?? false,
       color,
       lineId,
-    });
+    };
+    words.push(word);
+    // Character boxes let table analysis cut a word that runs across a cell border.
+    if (ltr && chars.length > 1 && text.length === chars.length) {
+      charBoxes.set(word, chars.map((c) => [c.x0, c.x1] as [number, number]));
+    }
     chars = [];
   };
 
   stext.walk({
-    beginLine() {
+    beginLine(_bbox, _wmode, dir) {
       flush();
       lineId++;
+      lineDir = Math.abs(dir[0]) >= Math.abs(dir[1]) ? (dir[0] >= 0 ? 0 : 2) : dir[1] >= 0 ? 1 : 3;
       lastX1 = Number.NaN;
     },
     onChar(c, origin, f, sz, quad, rgb) {
@@ -189,6 +236,7 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
         color = rgbInt;
       }
       chars.push({ c, x0, y0, x1, y1, rtl: RTL_RE.test(c) });
+      dirs[lineDir]++;
       lastX0 = x0;
       lastX1 = x1;
     },
@@ -380,7 +428,10 @@ function collectGraphics(
   };
   // Callbacks left undefined cost nothing (MuPDF.js then creates no wrappers).
   if (!wantInvisible) delete callbacks.ignoreText;
-  if (!wantRules) (delete callbacks.fillPath, delete callbacks.strokePath);
+  if (!wantRules) {
+    delete callbacks.fillPath;
+    delete callbacks.strokePath;
+  }
   const device = new mupdf.Device(callbacks);
   try {
     list.run(device, mupdf.Matrix.identity);

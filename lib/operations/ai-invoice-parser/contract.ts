@@ -14,7 +14,8 @@ export const operation = defineOperation({
   method: "POST",
   path: "/v1/ai-invoice-parser",
   title: "AI invoice parser",
-  summary: "Reads vendor, customer, invoice numbers and dates, totals, banking details and line items of any invoice, without templates.",
+  summary:
+    "Reads vendor, customer, invoice numbers and dates, totals, banking details and line items of any invoice, without templates.",
   category: "intelligence",
   params: z.object({
     url: common.url,
@@ -41,9 +42,20 @@ export const operation = defineOperation({
   cost: { perCall: 1, perPage: 1 },
   alwaysAsync: true,
   responseFields: {
-    body: { type: "object", description: "The invoice object (vendor, customer, invoice, paymentDetails, others, lineItems, custom fields)." },
-    message: { type: "string", description: "How the invoice was read (layout analysis, OCR, embedded e-invoice)." },
+    body: {
+      type: "object",
+      description:
+        "The invoice object (vendor, customer, invoice, paymentDetails, others, lineItems, custom fields).",
+    },
+    message: {
+      type: "string",
+      description: "How the invoice was read (layout analysis, OCR, embedded e-invoice).",
+    },
     pageCount: { type: "integer", description: "Pages of the invoice." },
-    fieldSources: { type: "object", description: "With profile IncludeFieldSources: dotted field path → {page, x, y, width, height} in points." },
+    fieldSources: {
+      type: "object",
+      description:
+        "With profile IncludeFieldSources: dotted field path → {page, x, y, width, height} in points.",
+    },
   },
 });

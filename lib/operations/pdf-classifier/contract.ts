@@ -16,7 +16,8 @@ export const operation = defineOperation({
   method: "POST",
   path: "/v1/pdf/classifier",
   title: "Document classifier",
-  summary: "Classifies a document by your keyword rules (text or regex, OR/AND) or by Quire's built-in document types.",
+  summary:
+    "Classifies a document by your keyword rules (text or regex, OR/AND) or by Quire's built-in document types.",
   category: "intelligence",
   params: z.object({
     url: common.url,
@@ -45,9 +46,18 @@ export const operation = defineOperation({
     httpusername: common.httpusername,
     httppassword: common.httppassword,
     profiles: profiles({
-      RenderTextObjects: bool("Use text objects", "Read the PDF's text layer (default true). false: classify only text found by OCR of the rendered page."),
-      RenderVectorObjects: bool("Render vector objects", "Draw vector graphics when a page is rendered for OCR (default true)."),
-      RenderImageObjects: bool("Use image objects", "OCR pages and images without a text layer (default true). false: text layer only."),
+      RenderTextObjects: bool(
+        "Use text objects",
+        "Read the PDF's text layer (default true). false: classify only text found by OCR of the rendered page.",
+      ),
+      RenderVectorObjects: bool(
+        "Render vector objects",
+        "Draw vector graphics when a page is rendered for OCR (default true).",
+      ),
+      RenderImageObjects: bool(
+        "Use image objects",
+        "OCR pages and images without a text layer (default true). false: text layer only.",
+      ),
       TIFFCompression: meta(z.enum(["None", "LZW", "CCITT3", "CCITT4", "RLE"]).optional(), {
         label: "TIFF compression",
         help: "Accepted for compatibility (LZW default); Quire reads TIFF input of any compression and writes no TIFF.",
@@ -65,8 +75,16 @@ export const operation = defineOperation({
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
   responseFields: {
-    body: { type: "object", description: '{"classes": [{"class": "..."}]}: the matching classes in rule order, or the built-in type, organisation and country.' },
+    body: {
+      type: "object",
+      description:
+        '{"classes": [{"class": "..."}]}: the matching classes in rule order, or the built-in type, organisation and country.',
+    },
     pageCount: { type: "integer", description: "Pages of the document." },
-    matches: { type: "array", description: "With profile IncludeMatchDetails: per rule {class, logic, matched, keywords: [{keyword, matched, positions: [{page, index, text}]}]}." },
+    matches: {
+      type: "array",
+      description:
+        "With profile IncludeMatchDetails: per rule {class, logic, matched, keywords: [{keyword, matched, positions: [{page, index, text}]}]}.",
+    },
   },
 });

@@ -20,7 +20,9 @@ export const run: Runner<Params> = async (ctx) => {
   const rules = await loadRules(ctx.params, ctx.fetchUrl);
   const p = ctx.params.profiles ?? {};
   const bytes = await readFile(source.path);
-  const gamma = p["OCRImagePreprocessingFilters.AddGammaCorrection"]?.map(Number).filter((n) => Number.isFinite(n) && n > 0);
+  const gamma = p["OCRImagePreprocessingFilters.AddGammaCorrection"]
+    ?.map(Number)
+    .filter((n) => Number.isFinite(n) && n > 0);
   const text = await readClassifierText(bytes, {
     password: ctx.params.password,
     ocrMode: p.OCRMode,
@@ -33,27 +35,45 @@ export const run: Runner<Params> = async (ctx) => {
   });
   const fields: Record<string, unknown> = {};
   if (rules) {
-    const { classes, matches } = matchRules(rules.rules, pageTexts(text.pages), { caseSensitive: ctx.params.caseSensitive ?? true });
+    const { classes, matches } = matchRules(rules.rules, pageTexts(text.pages), {
+      caseSensitive: ctx.params.caseSensitive ?? true,
+    });
     fields.body = { classes: classes.map((c) => ({ class: c })) };
     if (p.IncludeMatchDetails) fields.matches = matches;
     ctx.log(`${rules.rules.length} rule(s), ${classes.length} matched`);
   } else {
-    const r = classifyBuiltin(text.pages);
-    const classes = [r.type, r.organisation, r.country].filter((c): c is string => typeof c === "string" && c !== "");
+    const r = classifyBuiltin(text.pages, { formFields: text.formFields });
+    const classes = [r.type, r.organisation, r.country].filter(
+      (c): c is string => typeof c === "string" && c !== "",
+    );
     fields.body = { classes: classes.map((c) => ({ class: c })) };
     if (p.IncludeMatchDetails) {
-      fields.matches = [{ class: r.type, logic: "builtin", matched: true, confidence: r.confidence, scores: r.scores, organisation: r.organisation, country: r.country }];
+      fields.matches = [
+        {
+          class: r.type,
+          logic: "builtin",
+          matched: true,
+          confidence: r.confidence,
+          scores: r.scores,
+          organisation: r.organisation,
+          country: r.country,
+        },
+      ];
     }
     ctx.log(`built-in: ${r.type} (${r.confidence})`);
   }
   return { fields, pageCount: text.pageCount };
 };
 
-async function loadRules(params: Params, fetchUrl: (url: string) => Promise<{ bytes: Buffer }>): Promise<ParsedRules | undefined> {
+async function loadRules(
+  params: Params,
+  fetchUrl: (url: string) => Promise<{ bytes: Buffer }>,
+): Promise<ParsedRules | undefined> {
   let textRules = params.rulescsv;
   if ((!textRules || textRules.trim() === "") && params.rulescsvurl) {
     const file = await fetchUrl(params.rulescsvurl);
-    if (file.bytes.length > MAX_RULES_BYTES) throw new ApiError(400, "rulescsvurl: the rules file is larger than 1 MB.");
+    if (file.bytes.length > MAX_RULES_BYTES)
+      throw new ApiError(400, "rulescsvurl: the rules file is larger than 1 MB.");
     textRules = file.bytes.toString("utf8");
   }
   if (!textRules || textRules.trim() === "") return undefined;

@@ -37,10 +37,13 @@ const compressionParamsSchema = z.object({
   quality_layers: z
     .array(z.number().positive())
     .optional()
-    .describe("jpeg2000: compression ratios (rates, default [30]) or PSNR targets (dB, default [38, 34, 30])."),
+    .describe(
+      "jpeg2000: compression ratios (rates, default [30]) or PSNR targets (dB, default [38, 34, 30]).",
+    ),
 });
 
-type ClassDefaults = (typeof DEFAULT_COMPRESS_CONFIG)["images"][keyof (typeof DEFAULT_COMPRESS_CONFIG)["images"]];
+type ClassDefaults =
+  (typeof DEFAULT_COMPRESS_CONFIG)["images"][keyof (typeof DEFAULT_COMPRESS_CONFIG)["images"]];
 
 /** One image class (`color`, `grayscale`, `monochrome`); every member has its default. */
 function imageClassSchema(d: ClassDefaults, label: string) {
@@ -66,14 +69,19 @@ function imageClassSchema(d: ClassDefaults, label: string) {
         .prefault({}),
       compression: z
         .object({
-          skip: z.boolean().default(d.compression.skip).describe("Keep the image's encoding (unless it is downsampled)."),
+          skip: z
+            .boolean()
+            .default(d.compression.skip)
+            .describe("Keep the image's encoding (unless it is downsampled)."),
           compression_format: z
             .enum(compressionFormats)
             .default(d.compression.compression_format)
             .describe(
               "jpeg, jpeg2000 (written as JPEG: see docs), CCITTGroup4, CCITTGroup3 (1-bit; colour and gray images are thresholded), zip (lossless Flate).",
             ),
-          compression_params: compressionParamsSchema.prefault(() => ({ ...d.compression.compression_params })),
+          compression_params: compressionParamsSchema.prefault(() => ({
+            ...d.compression.compression_params,
+          })),
         })
         .prefault({}),
     })
@@ -119,15 +127,20 @@ export const operation = defineOperation({
   category: "optimize",
   params: z.object({
     url: common.url,
-    config: meta(compressConfigSchema.default(() => structuredClone(DEFAULT_COMPRESS_CONFIG) as unknown as CompressConfig), {
-      label: "Compression config",
-      help:
-        "images.color|grayscale|monochrome: skip, downsample {skip, downsample_ppi, threshold_ppi}, compression {skip, compression_format, compression_params}; save.garbage 0–4. " +
-        "Members you leave out take their defaults. Default: " +
-        JSON.stringify(DEFAULT_COMPRESS_CONFIG),
-      widget: "json",
-      example: DEFAULT_COMPRESS_CONFIG,
-    }),
+    config: meta(
+      compressConfigSchema.default(
+        () => structuredClone(DEFAULT_COMPRESS_CONFIG) as unknown as CompressConfig,
+      ),
+      {
+        label: "Compression config",
+        help:
+          "images.color|grayscale|monochrome: skip, downsample {skip, downsample_ppi, threshold_ppi}, compression {skip, compression_format, compression_params}; save.garbage 0–4. " +
+          "Members you leave out take their defaults. Default: " +
+          JSON.stringify(DEFAULT_COMPRESS_CONFIG),
+        widget: "json",
+        example: DEFAULT_COMPRESS_CONFIG,
+      },
+    ),
     pages: meta(z.string().optional(), {
       label: "Pages",
       help: "0-based pages whose images are processed (0, 1-3, 5-, !0). Empty = all pages. The output always has every page.",
@@ -157,8 +170,14 @@ export const operation = defineOperation({
     url: { type: "string", description: "URL of the compressed PDF." },
     fileSize: { type: "integer", description: "Size of the output PDF in bytes." },
     inputFileSize: { type: "integer", description: "Size of the source PDF in bytes." },
-    compressionRatio: { type: "number", description: "fileSize / inputFileSize (1 when the original was kept)." },
+    compressionRatio: {
+      type: "number",
+      description: "fileSize / inputFileSize (1 when the original was kept).",
+    },
     pageCount: { type: "integer", description: "Pages in the document." },
-    message: { type: "string", description: "Notes: format fallbacks, or that the original was kept because it was already smaller." },
+    message: {
+      type: "string",
+      description: "Notes: format fallbacks, or that the original was kept because it was already smaller.",
+    },
   },
 });

@@ -34,7 +34,9 @@ export const run: Runner<Params> = async (ctx) => {
   const { bytes: out, report } = await optimizePdf(bytes, options);
   const file = path.join(ctx.workDir, "result.pdf");
   await writeFile(file, out);
-  ctx.log(`compress: ${report.inputSize} → ${report.outputSize} bytes, ${report.images.rewritten} image(s) rewritten`);
+  ctx.log(
+    `compress: ${report.inputSize} → ${report.outputSize} bytes, ${report.images.rewritten} image(s) rewritten`,
+  );
   return {
     outputs: [{ path: file, name: outputName(params.name), contentType: "application/pdf" }],
     pageCount: report.pageCount,

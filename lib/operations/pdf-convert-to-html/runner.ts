@@ -18,8 +18,9 @@ export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
   const p = ctx.params;
   const bytes = await readFile(source.path);
   const opts = resolveExtraction(p);
-  // The HTML keeps the page drawing, so rules are always wanted for tables.
-  const texts = await getPageTexts(bytes, { ...opts.text, withRules: opts.table.mode !== "ContentGroups" });
+  // The HTML reproduces the page as displayed: no automatic turning, only RotationAngle.
+  const rotation = opts.text.rotation ?? 0;
+  const texts = await getPageTexts(bytes, { ...opts.text, rotation });
   checkAreaOnPages(opts.area, texts.pages, p.rect ? "rect" : "ExtractionArea");
   const doc = texts.kind === "pdf" ? openPdf(bytes, p.password) : null;
   try {
@@ -35,6 +36,7 @@ export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
       table: { ...opts.table, wholeAreaIsTable: false },
       area: opts.area,
       title,
+      rotation,
     });
     const file = path.join(ctx.workDir, "result.html");
     writeFileSync(file, result.html, "utf8");

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/api/fields";
 import { defineOperation } from "@/lib/operations/types";
 
-const coord = (what: string) => z.number().min(0).describe(`${what} in points from the page's top-left corner.`);
+const coord = (what: string) =>
+  z.number().min(0).describe(`${what} in points from the page's top-left corner.`);
 const pagesItem = z.string().optional().describe("0-based pages (0, 1-3, 5-, !0). Empty = every page.");
 
 export const annotationSchema = z.object({
@@ -24,14 +25,19 @@ export const annotationSchema = z.object({
   height: z.number().positive().optional().describe("Box height: text below it is cut off."),
   alignment: z.enum(["left", "center", "right"]).default("left"),
   pages: pagesItem,
-  color: z.string().default("#000000").describe("RRGGBB or AARRGGBB (AA = opacity, FF opaque), optional leading #."),
+  color: z
+    .string()
+    .default("#000000")
+    .describe("RRGGBB or AARRGGBB (AA = opacity, FF opaque), optional leading #."),
   link: z.string().optional().describe("URL opened when the text is clicked."),
   size: z.number().positive().max(1000).default(12).describe("Font size in points."),
   transparent: z.boolean().default(true).describe("false draws a white background behind the text."),
   fontName: z
     .string()
     .optional()
-    .describe("Helvetica (default), Times, Courier, or common names such as Arial, Times New Roman, Courier New."),
+    .describe(
+      "Helvetica (default), Times, Courier, or common names such as Arial, Times New Roman, Courier New.",
+    ),
   fontBold: z.boolean().default(false),
   fontItalic: z.boolean().default(false),
   fontUnderline: z.boolean().default(false),
@@ -39,10 +45,17 @@ export const annotationSchema = z.object({
 });
 
 export const imageSchema = z.object({
-  url: z.string().min(1, "url: give an https URL or a base64 data: URI").describe("https URL or base64 data: URI of a PNG, JPEG, GIF, WebP, TIFF or SVG."),
+  url: z
+    .string()
+    .min(1, "url: give an https URL or a base64 data: URI")
+    .describe("https URL or base64 data: URI of a PNG, JPEG, GIF, WebP, TIFF or SVG."),
   x: coord("Left edge"),
   y: coord("Top edge"),
-  width: z.number().positive().optional().describe("Width in points; with only one of width/height the other keeps the aspect ratio."),
+  width: z
+    .number()
+    .positive()
+    .optional()
+    .describe("Width in points; with only one of width/height the other keeps the aspect ratio."),
   height: z.number().positive().optional().describe("Height in points."),
   pages: pagesItem,
   link: z.string().optional().describe("URL opened when the image is clicked."),
@@ -50,7 +63,10 @@ export const imageSchema = z.object({
 
 export const fieldFillSchema = z.object({
   fieldName: z.string().min(1).describe("Full name of an existing form field (parents joined by '.')."),
-  text: z.string().default("").describe("Value: text; True/False for check boxes; the option for radio, list and combo boxes."),
+  text: z
+    .string()
+    .default("")
+    .describe("Value: text; True/False for check boxes; the option for radio, list and combo boxes."),
   pages: pagesItem,
 });
 
@@ -109,6 +125,9 @@ export const operation = defineOperation({
   responseFields: {
     url: { type: "string", description: "URL of the edited PDF." },
     pageCount: { type: "integer", description: "Pages in the document." },
-    message: { type: "string", description: "Notes, e.g. a renamed new field or characters no font could draw." },
+    message: {
+      type: "string",
+      description: "Notes, e.g. a renamed new field or characters no font could draw.",
+    },
   },
 });

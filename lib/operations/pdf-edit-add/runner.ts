@@ -33,7 +33,9 @@ export const run: Runner<Params> = async (ctx) => {
   });
   const file = path.join(ctx.workDir, "result.pdf");
   await writeFile(file, result.bytes);
-  ctx.log(`edit/add: ${req.annotations.length} annotation(s), ${req.images.length} image(s), ${req.fields.length} field value(s)`);
+  ctx.log(
+    `edit/add: ${req.annotations.length} annotation(s), ${req.images.length} image(s), ${req.fields.length} field value(s)`,
+  );
   return {
     outputs: [{ path: file, name: outputName(p.name), contentType: "application/pdf" }],
     pageCount: result.pageCount,
@@ -46,7 +48,8 @@ function readTemplateData(value: Params["templateData"]): Record<string, unknown
   if (typeof value !== "string") return value;
   try {
     const parsed = parseLenientJson(value);
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
   } catch {
     /* fall through */
   }

@@ -67,6 +67,9 @@ export const operation = defineOperation({
     fileSize: { type: "integer", description: "Size of the output PDF in bytes." },
     inputFileSize: { type: "integer", description: "Size of the source PDF in bytes." },
     pageCount: { type: "integer", description: "Pages in the document." },
-    message: { type: "string", description: "What was done, or that the original was kept because it was already smaller." },
+    message: {
+      type: "string",
+      description: "What was done, or that the original was kept because it was already smaller.",
+    },
   },
 });

@@ -47,12 +47,47 @@ const expectedFirst = [
 ].join("\r\n") + "\r\n";
 
 describe("xls-convert-to-csv", () => {
-  it.each(["xlsx", "xls", "ods"] as const)("converts .%s with cells formatted as the sheet shows them", (bookType) => {
+  it.each(["xlsx", "xls"] as const)("converts .%s with cells formatted as the sheet shows them", (bookType) => {
     const result = sheetToCsv(write(workbook(), bookType));
     expect(result.format).toBe(bookType);
     expect(result.sheetCount).toBe(2);
     expect(result.sheetName).toBe("First");
     expect(result.csv).toBe(expectedFirst);
+  });
+
+  it("converts .ods (OpenDocument) using the display text LibreOffice stores with each value", () => {
+    // As LibreOffice writes it: typed values plus the text shown in the cell.
+    const cell = (type: string, value: string, shown: string) =>
+      `<table:table-cell office:value-type="${type}" ${type === "date" ? "office:date-value" : type === "boolean" ? "office:boolean-value" : "office:value"}="${value}" calcext:value-type="${type}"><text:p>${shown}</text:p></table:table-cell>`;
+    const content = `<?xml version="1.0" encoding="UTF-8"?>
+<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:calcext="urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0" office:version="1.2">
+<office:body><office:spreadsheet>
+<table:table table:name="Calc">
+<table:table-row><table:table-cell office:value-type="string" calcext:value-type="string"><text:p>Item, with comma</text:p></table:table-cell>${cell("float", "1234.5", "1,234.50")}${cell("date", "2023-03-15", "2023-03-15")}</table:table-row>
+<table:table-row><table:table-cell office:value-type="string" calcext:value-type="string"><text:p>Ünïcödé</text:p></table:table-cell>${cell("percentage", "0.125", "12.5%")}${cell("boolean", "false", "FALSE")}</table:table-row>
+<table:table-row><table:table-cell table:number-columns-spanned="2" table:number-rows-spanned="1" office:value-type="string"><text:p>merged</text:p></table:table-cell><table:covered-table-cell/>${cell("float", "3", "3")}</table:table-row>
+</table:table>
+<table:table table:name="Other"><table:table-row><table:table-cell office:value-type="string"><text:p>second</text:p></table:table-cell></table:table-row></table:table>
+</office:spreadsheet></office:body></office:document-content>`;
+    const manifest = `<?xml version="1.0" encoding="UTF-8"?>
+<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">
+<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>
+<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>
+</manifest:manifest>`;
+    const ods = makeZip([
+      { name: "mimetype", data: Buffer.from("application/vnd.oasis.opendocument.spreadsheet"), store: true },
+      { name: "META-INF/manifest.xml", data: Buffer.from(manifest) },
+      { name: "content.xml", data: Buffer.from(content) },
+      {
+        name: "styles.xml",
+        data: Buffer.from('<?xml version="1.0" encoding="UTF-8"?><office:document-styles xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" office:version="1.2"/>'),
+      },
+    ]);
+    const result = sheetToCsv(ods);
+    expect(result.format).toBe("ods");
+    expect(result.sheetCount).toBe(2);
+    expect(result.csv).toBe('"Item, with comma","1,234.50",2023-03-15\r\nÜnïcödé,12.5%,FALSE\r\nmerged,,3\r\n');
+    expect(sheetToCsv(ods, { worksheetIndex: 2 }).csv).toBe("second\r\n");
   });
 
   it("worksheetIndex picks the sheet (1-based); out of range is 454", () => {
@@ -117,15 +152,16 @@ describe("xls-convert-to-csv", () => {
     expect(() => sheetToCsv(bytes, { limits: { maxCells: 300 } })).toThrow(expect.objectContaining({ status: 413, message: expect.stringContaining("cells") }));
     expect(sheetToCsv(bytes).rows).toBe(150);
 
-    const sparse = XLSX.utils.aoa_to_sheet([
-      ["a", "b"],
-      ["c", "d"],
-    ]);
-    sparse["!ref"] = "A1:XFD1048576"; // declared dimension: 17 billion cells
-    const wb2 = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(wb2, sparse, "Sparse");
+    // A sheet whose declared dimension covers all 17 billion cells while two rows are in use.
+    const small = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(small, XLSX.utils.aoa_to_sheet([["a", "b"], ["c", "d"]]), "Sparse");
+    const parts = unzipEntries(write(small, "xlsx")).map((e) =>
+      e.name === "xl/worksheets/sheet1.xml" ? { ...e, data: Buffer.from(e.data.toString("utf8").replace(/<dimension ref="[^"]*"/, '<dimension ref="A1:XFD1048576"')) } : e,
+    );
+    expect(parts.some((e) => e.data.includes("A1:XFD1048576"))).toBe(true);
+    const bogus = makeZip(parts);
     const started = Date.now();
-    const result = sheetToCsv(write(wb2, "xlsx"));
+    const result = sheetToCsv(bogus);
     expect(result.csv).toBe("a,b\r\nc,d\r\n");
     expect(Date.now() - started).toBeLessThan(5000);
   });

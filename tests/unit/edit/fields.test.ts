@@ -45,7 +45,12 @@ describe("edit/add fields: filling existing form fields", () => {
 
   it("checks a check box with True (any case) and matches option text case-insensitively", async () => {
     const off = await edit(form, { fields: [{ fieldName: "agree", text: "false" }] });
-    const on = await edit(off.bytes, { fields: [{ fieldName: "agree", text: "True" }, { fieldName: "country", text: "france" }] });
+    const on = await edit(off.bytes, {
+      fields: [
+        { fieldName: "agree", text: "True" },
+        { fieldName: "country", text: "france" },
+      ],
+    });
     expect(value(on.bytes, "agree")).toBe("Yes");
     expect(value(on.bytes, "country")).toBe("France");
   });
@@ -53,9 +58,14 @@ describe("edit/add fields: filling existing form fields", () => {
   it("unknown field name → 400 naming the form's fields", async () => {
     await expect(edit(form, { fields: [{ fieldName: "nmae", text: "x" }] })).rejects.toMatchObject({
       status: 400,
-      message: expect.stringMatching(/fields\[0\]\.fieldName: no field named "nmae"; the form's fields are: name, address\.city, agree, color/),
+      message: expect.stringMatching(
+        /fields\[0\]\.fieldName: no field named "nmae"; the form's fields are: name, address\.city, agree, color/,
+      ),
     });
-    await expect(edit(makePdf(), { fields: [{ fieldName: "a", text: "x" }] })).rejects.toMatchObject({ status: 400, message: /no form fields/ });
+    await expect(edit(makePdf(), { fields: [{ fieldName: "a", text: "x" }] })).rejects.toMatchObject({
+      status: 400,
+      message: /no form fields/,
+    });
   });
 
   it("a value that is not an option → 454 listing the options", async () => {
@@ -67,7 +77,9 @@ describe("edit/add fields: filling existing form fields", () => {
       status: 454,
       message: expect.stringContaining("red, green, blue"),
     });
-    await expect(edit(form, { fields: [{ fieldName: "submit", text: "x" }] })).rejects.toMatchObject({ status: 454 });
+    await expect(edit(form, { fields: [{ fieldName: "submit", text: "x" }] })).rejects.toMatchObject({
+      status: 454,
+    });
   });
 });
 
@@ -98,7 +110,9 @@ describe("edit/add annotations: new form fields", () => {
     expect(r[1]).toBeCloseTo(250, 0);
     expect(r[2]).toBeCloseTo(272, 0);
     // The checked box shows a red check mark; the unchecked one only its border.
-    expect(inkIn(bytes, [102, 352, 112, 362]).some(([red, g, b]) => red > 200 && g < 80 && b < 80)).toBe(true);
+    expect(inkIn(bytes, [102, 352, 112, 362]).some(([red, g, b]) => red > 200 && g < 80 && b < 80)).toBe(
+      true,
+    );
     expect(inkIn(bytes, [75, 353, 83, 361])).toHaveLength(0);
     expect(pixel(bytes, 72.5, 357)[0]).toBeLessThan(100); // left border
   });
@@ -112,7 +126,13 @@ describe("edit/add annotations: new form fields", () => {
     expect(mine[0].Value).toBe("shared");
     expect(notes.join(" ")).toMatch(/"name" already exists.*"name_2"/);
     const doc = new mupdf.PDFDocument(Buffer.from(bytes));
-    for (const p of [0, 1]) expect(doc.loadPage(p).getWidgets().some((w) => w.getName() === "name_2")).toBe(true);
+    for (const p of [0, 1])
+      expect(
+        doc
+          .loadPage(p)
+          .getWidgets()
+          .some((w) => w.getName() === "name_2"),
+      ).toBe(true);
   });
 
   it("fields without id get field1, field2...", async () => {
@@ -120,5 +140,30 @@ describe("edit/add annotations: new form fields", () => {
       annotations: [text("", 72, 100, { type: "Checkbox" }), text("v", 72, 150, { type: "TextField" })],
     });
     expect(fields(bytes).map((f) => f.FieldName)).toEqual(["field1", "field2"]);
+  });
+
+  it("keeps widgets upright and in place on rotated pages", async () => {
+    const { bytes } = await edit(makePdf({ rotate: 90 }), {
+      annotations: [
+        text("", 50, 170, { type: "CheckboxChecked", id: "c", width: 30, height: 20 }),
+        text("value", 50, 100, { type: "TextField", id: "t", width: 120, height: 20 }),
+      ],
+    });
+    const doc = new mupdf.PDFDocument(Buffer.from(bytes));
+    const byName = Object.fromEntries(
+      doc
+        .loadPage(0)
+        .getWidgets()
+        .map((w) => [w.getName(), w.getBounds()]),
+    );
+    for (const [name, want] of [
+      ["c", [50, 170, 80, 190]],
+      ["t", [50, 100, 170, 120]],
+    ] as const) {
+      byName[name].forEach((v, i) => expect(v).toBeCloseTo(want[i], 0));
+    }
+    // The check mark's long stroke rises to the right as on an upright page: ink near its top right.
+    const ink = inkIn(bytes, [70, 172, 78, 178]);
+    expect(ink.length).toBeGreaterThan(0);
   });
 });

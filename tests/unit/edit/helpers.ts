@@ -18,7 +18,10 @@ export function chars(bytes: Uint8Array, index = 0): Char[] {
   const page = doc.loadPage(index);
   const st = page.toStructuredText("preserve-whitespace");
   const out: Char[] = [];
-  st.walk({ onChar: (c, origin, font, size) => out.push({ c, x: origin[0], y: origin[1], size, font: font.getName() }) });
+  st.walk({
+    onChar: (c, origin, font, size) =>
+      out.push({ c, x: origin[0], y: origin[1], size, font: font.getName() }),
+  });
   st.destroy();
   page.destroy();
   doc.destroy();
@@ -35,7 +38,13 @@ export function find(bytes: Uint8Array, word: string, index = 0): Char[] {
 }
 
 /** RGB of the pixel at (x, y) points when page `index` is rendered at `dpi`. */
-export function pixel(bytes: Uint8Array, x: number, y: number, index = 0, dpi = 144): [number, number, number] {
+export function pixel(
+  bytes: Uint8Array,
+  x: number,
+  y: number,
+  index = 0,
+  dpi = 144,
+): [number, number, number] {
   const doc = mupdf.Document.openDocument(bytes, "application/pdf");
   const page = doc.loadPage(index);
   const s = dpi / 72;
@@ -50,7 +59,12 @@ export function pixel(bytes: Uint8Array, x: number, y: number, index = 0, dpi = 
 }
 
 /** Pixels of a display-space rectangle that are not (near) white, as [r, g, b] triples. */
-export function inkIn(bytes: Uint8Array, rect: [number, number, number, number], index = 0, dpi = 144): [number, number, number][] {
+export function inkIn(
+  bytes: Uint8Array,
+  rect: [number, number, number, number],
+  index = 0,
+  dpi = 144,
+): [number, number, number][] {
   const doc = mupdf.Document.openDocument(bytes, "application/pdf");
   const page = doc.loadPage(index);
   const s = dpi / 72;
@@ -103,7 +117,11 @@ const noFetch: ImageLoader = async (url) => {
 };
 
 /** editPdf with empty defaults. */
-export async function edit(input: Uint8Array, req: Partial<EditRequest>, loader: ImageLoader = noFetch): Promise<{ bytes: Uint8Array; notes: string[] }> {
+export async function edit(
+  input: Uint8Array,
+  req: Partial<EditRequest>,
+  loader: ImageLoader = noFetch,
+): Promise<{ bytes: Uint8Array; notes: string[] }> {
   const r = await editPdf(input, { annotations: [], images: [], fields: [], ...req }, loader);
   return { bytes: r.bytes, notes: r.notes };
 }

@@ -23,11 +23,21 @@ function context(params: Params, bytes: Uint8Array, fetched: string[] = []): Run
   writeFileSync(src, bytes);
   return {
     params,
-    sources: [{ path: src, name: "source.pdf", contentType: "application/pdf", size: bytes.length, url: "https://example.com/source.pdf" }],
+    sources: [
+      {
+        path: src,
+        name: "source.pdf",
+        contentType: "application/pdf",
+        size: bytes.length,
+        url: "https://example.com/source.pdf",
+      },
+    ],
     workDir: dir,
     fetchUrl: async (url) => {
       fetched.push(url);
-      const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: "#00ff00" } }).png().toBuffer();
+      const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: "#00ff00" } })
+        .png()
+        .toBuffer();
       return { bytes: png, contentType: "image/png", name: "x.png" };
     },
     log: () => {},
@@ -61,12 +71,21 @@ describe("macros, colours, fonts, links", () => {
   });
 
   it("rejects colours it cannot read", () => {
-    for (const bad of ["red", "#12345", "#GG0000", ""]) expect(() => parseColor(bad, "c")).toThrowError(expect.objectContaining({ status: 454 }));
+    for (const bad of ["red", "#12345", "#GG0000", ""])
+      expect(() => parseColor(bad, "c")).toThrowError(expect.objectContaining({ status: 454 }));
   });
 
   it("maps font names to the standard families", () => {
-    expect(resolveFace("Times New Roman", false, false)).toEqual({ family: "Times", bold: false, italic: false });
-    expect(resolveFace("Arial Bold Italic", false, false)).toEqual({ family: "Helvetica", bold: true, italic: true });
+    expect(resolveFace("Times New Roman", false, false)).toEqual({
+      family: "Times",
+      bold: false,
+      italic: false,
+    });
+    expect(resolveFace("Arial Bold Italic", false, false)).toEqual({
+      family: "Helvetica",
+      bold: true,
+      italic: true,
+    });
     expect(resolveFace("Courier New", true, false)).toEqual({ family: "Courier", bold: true, italic: false });
     expect(resolveFace("DejaVu Sans", false, false).family).toBe("Helvetica");
     expect(resolveFace(undefined, false, true)).toEqual({ family: "Helvetica", bold: false, italic: true });
@@ -88,7 +107,9 @@ describe("macros, colours, fonts, links", () => {
     expect(normalizeLink("https://a.b/c", "l")).toBe("https://a.b/c");
     expect(normalizeLink("mailto:x@y.z", "l")).toBe("mailto:x@y.z");
     expect(normalizeLink("www.example.com", "l")).toBe("https://www.example.com");
-    expect(() => normalizeLink("javascript:alert(1)", "l")).toThrowError(expect.objectContaining({ status: 454 }));
+    expect(() => normalizeLink("javascript:alert(1)", "l")).toThrowError(
+      expect.objectContaining({ status: 454 }),
+    );
     expect(() => normalizeLink("not a url", "l")).toThrowError(expect.objectContaining({ status: 454 }));
   });
 });
@@ -98,26 +119,54 @@ describe("pdf-edit-add contract and runner", () => {
     const p = parseParams(
       {
         url: "https://x/a.pdf",
-        annotations: JSON.stringify([{ text: "Hi", x: "10", y: "20", fontname: "Arial", fontbold: "True", Size: "14", transparent: "false" }]),
+        annotations: JSON.stringify([
+          {
+            text: "Hi",
+            x: "10",
+            y: "20",
+            fontname: "Arial",
+            fontbold: "True",
+            Size: "14",
+            transparent: "false",
+          },
+        ]),
         images: { url: "https://x/logo.png", x: 1, y: 2 },
         fields: '[{"fieldName":"name","text":"Bob"}]',
         encrypt: true,
       },
       operation.params,
     );
-    expect(p.annotations![0]).toMatchObject({ text: "Hi", x: 10, y: 20, fontName: "Arial", fontBold: true, size: 14, transparent: false, type: "Text", color: "#000000", alignment: "left" });
+    expect(p.annotations![0]).toMatchObject({
+      text: "Hi",
+      x: 10,
+      y: 20,
+      fontName: "Arial",
+      fontBold: true,
+      size: 14,
+      transparent: false,
+      type: "Text",
+      color: "#000000",
+      alignment: "left",
+    });
     expect(p.images).toEqual([{ url: "https://x/logo.png", x: 1, y: 2 }]);
     expect(p.fields).toEqual([{ fieldName: "name", text: "Bob" }]);
   });
 
   it("accepts a check box annotation with empty text", () => {
-    const p = parseParams({ url: "u", annotations: [{ text: "", x: 1, y: 1, type: "CheckboxChecked", id: "ok" }] }, operation.params);
+    const p = parseParams(
+      { url: "u", annotations: [{ text: "", x: 1, y: 1, type: "CheckboxChecked", id: "ok" }] },
+      operation.params,
+    );
     expect(p.annotations![0]).toMatchObject({ text: "", type: "CheckboxChecked" });
   });
 
   it("requires x and y (400) and refuses negative coordinates (454)", () => {
-    expect(() => parseParams({ url: "u", annotations: [{ text: "a" }] }, operation.params)).toThrowError(expect.objectContaining({ status: 400 }));
-    expect(() => parseParams({ url: "u", annotations: [{ text: "a", x: -1, y: 0 }] }, operation.params)).toThrowError(expect.objectContaining({ status: 454 }));
+    expect(() => parseParams({ url: "u", annotations: [{ text: "a" }] }, operation.params)).toThrowError(
+      expect.objectContaining({ status: 400 }),
+    );
+    expect(() =>
+      parseParams({ url: "u", annotations: [{ text: "a", x: -1, y: 0 }] }, operation.params),
+    ).toThrowError(expect.objectContaining({ status: 454 }));
   });
 
   it("runs: text, image through ctx.fetchUrl, templateData as JSON text", async () => {
@@ -144,8 +193,13 @@ describe("pdf-edit-add contract and runner", () => {
   });
 
   it("nothing to add → 400; unreadable templateData → 454", async () => {
-    await expect(run(context(parseParams({ url: "u" }, operation.params), makePdf()))).rejects.toMatchObject({ status: 400 });
-    const bad = parseParams({ url: "u", annotations: [{ text: "a", x: 1, y: 1 }], templateData: "{nope" }, operation.params);
+    await expect(run(context(parseParams({ url: "u" }, operation.params), makePdf()))).rejects.toMatchObject({
+      status: 400,
+    });
+    const bad = parseParams(
+      { url: "u", annotations: [{ text: "a", x: 1, y: 1 }], templateData: "{nope" },
+      operation.params,
+    );
     await expect(run(context(bad, makePdf()))).rejects.toMatchObject({ status: 454 });
   });
 });

@@ -16,7 +16,9 @@ describe("edit/add text: position, lines, macros", () => {
   });
 
   it("breaks lines at \\n and {{$$newLine}}, spaced by leading", async () => {
-    const { bytes } = await edit(makePdf(), { annotations: [text("one\ntwo{{$$newLine}}three", 50, 100, { size: 10, leading: 15 })] });
+    const { bytes } = await edit(makePdf(), {
+      annotations: [text("one\ntwo{{$$newLine}}three", 50, 100, { size: 10, leading: 15 })],
+    });
     const [one, two, three] = ["one", "two", "three"].map((w) => find(bytes, w)[0]);
     expect(two.y - one.y).toBeCloseTo(15, 1);
     expect(three.y - two.y).toBeCloseTo(15, 1);
@@ -30,7 +32,10 @@ describe("edit/add text: position, lines, macros", () => {
 
   it("{{$$PageNumber}} and {{$$PageCount}} differ per page; pages selects 0-based pages", async () => {
     const { bytes } = await edit(makePdf({ pages: 3 }), {
-      annotations: [text("Page {{$$PageNumber}} of {{$$PageCount}}", 300, 700), text("only first", 300, 600, { pages: "0" })],
+      annotations: [
+        text("Page {{$$PageNumber}} of {{$$PageCount}}", 300, 700),
+        text("only first", 300, 600, { pages: "0" }),
+      ],
     });
     const texts = pageTexts(bytes);
     texts.forEach((t, i) => expect(t).toContain(`Page ${i + 1} of 3`));
@@ -47,11 +52,15 @@ describe("edit/add text: position, lines, macros", () => {
   });
 
   it("page selection errors name the annotation: 449 past the end, 450 malformed", async () => {
-    await expect(edit(makePdf({ pages: 2 }), { annotations: [text("x", 1, 1, { pages: "5" })] })).rejects.toMatchObject({
+    await expect(
+      edit(makePdf({ pages: 2 }), { annotations: [text("x", 1, 1, { pages: "5" })] }),
+    ).rejects.toMatchObject({
       status: 449,
       message: expect.stringMatching(/^annotations\[0\]\.pages: page 5/),
     });
-    await expect(edit(makePdf(), { annotations: [text("x", 1, 1, { pages: "a-b" })] })).rejects.toMatchObject({ status: 450 });
+    await expect(edit(makePdf(), { annotations: [text("x", 1, 1, { pages: "a-b" })] })).rejects.toMatchObject(
+      { status: 450 },
+    );
   });
 });
 
@@ -99,18 +108,24 @@ describe("edit/add text: box, alignment, style", () => {
     // makePdf draws "Page 1" in 24 pt at (72, 720) PDF = (72, 72) from the top.
     const src = makePdf();
     expect(inkIn(src, [72, 50, 140, 75]).length).toBeGreaterThan(20);
-    const { bytes } = await edit(src, { annotations: [text("", 60, 40, { width: 200, height: 50, transparent: false })] });
+    const { bytes } = await edit(src, {
+      annotations: [text("", 60, 40, { width: 200, height: 50, transparent: false })],
+    });
     expect(inkIn(bytes, [72, 50, 140, 75])).toHaveLength(0);
   });
 
   it("height cuts off lines below the box", async () => {
-    const { bytes } = await edit(makePdf(), { annotations: [text("line1\nline2\nline3\nline4", 300, 300, { size: 20, height: 30 })] });
+    const { bytes } = await edit(makePdf(), {
+      annotations: [text("line1\nline2\nline3\nline4", 300, 300, { size: 20, height: 30 })],
+    });
     expect(inkIn(bytes, [300, 300, 400, 330]).length).toBeGreaterThan(0);
     expect(inkIn(bytes, [300, 335, 400, 400])).toHaveLength(0);
   });
 
   it("underline and strikeout draw bars in the text colour", async () => {
-    const { bytes } = await edit(makePdf(), { annotations: [text("struck", 100, 100, { size: 30, color: "0000FF", fontStrikeout: true })] });
+    const { bytes } = await edit(makePdf(), {
+      annotations: [text("struck", 100, 100, { size: 30, color: "0000FF", fontStrikeout: true })],
+    });
     const s = find(bytes, "struck")[0];
     // Strikeout: 0.3 × size above the baseline, across the gap between "s" and "t".
     expect(pixel(bytes, s.x + 30 * 0.52, s.y - 30 * 0.3 + 0.75)).toEqual([0, 0, 255]);
@@ -126,7 +141,9 @@ describe("edit/add text: box, alignment, style", () => {
     ["Consolas", true, false, "Courier-Bold"],
     ["Calibri", false, false, "Helvetica"],
   ])("fontName %s (bold %s, italic %s) → %s", async (fontName, fontBold, fontItalic, expected) => {
-    const { bytes } = await edit(makePdf(), { annotations: [text("Styled", 100, 100, { fontName, fontBold, fontItalic })] });
+    const { bytes } = await edit(makePdf(), {
+      annotations: [text("Styled", 100, 100, { fontName, fontBold, fontItalic })],
+    });
     expect(find(bytes, "Styled")[0].font).toBe(expected);
   });
 
@@ -142,22 +159,28 @@ describe("edit/add text: box, alignment, style", () => {
   });
 
   it("adds a link over the text box", async () => {
-    const { bytes } = await edit(makePdf(), { annotations: [text("click me", 100, 100, { size: 20, link: "https://example.com/x" })] });
+    const { bytes } = await edit(makePdf(), {
+      annotations: [text("click me", 100, 100, { size: 20, link: "https://example.com/x" })],
+    });
     const [l] = links(bytes);
     expect(l.uri).toBe("https://example.com/x");
     expect(l.bounds[0]).toBeCloseTo(100, 0);
     expect(l.bounds[1]).toBeCloseTo(100, 0);
     expect(l.bounds[3]).toBeCloseTo(124, 0);
-    await expect(edit(makePdf(), { annotations: [text("x", 1, 1, { link: "javascript:alert(1)" })] })).rejects.toMatchObject({ status: 454 });
+    await expect(
+      edit(makePdf(), { annotations: [text("x", 1, 1, { link: "javascript:alert(1)" })] }),
+    ).rejects.toMatchObject({ status: 454 });
     const bare = await edit(makePdf(), { annotations: [text("x", 1, 1, { link: "example.org/path" })] });
     expect(links(bare.bytes)[0].uri).toBe("https://example.org/path");
   });
 
   it("rejects a malformed colour with 454", async () => {
-    await expect(edit(makePdf(), { annotations: [text("x", 1, 1, { color: "red" })] })).rejects.toMatchObject({
-      status: 454,
-      message: expect.stringMatching(/^annotations\[0\]\.color/),
-    });
+    await expect(edit(makePdf(), { annotations: [text("x", 1, 1, { color: "red" })] })).rejects.toMatchObject(
+      {
+        status: 454,
+        message: expect.stringMatching(/^annotations\[0\]\.color/),
+      },
+    );
   });
 });
 
@@ -202,7 +225,9 @@ describe("edit/add: encrypted input", () => {
   it("needs the password (441) and honours permissions (443) unless the owner password is given", async () => {
     const locked = encryptPdf(makePdf(), { userPassword: "u", ownerPassword: "o", permissions: ["print"] });
     await expect(edit(locked, { annotations: [text("x", 1, 1)] })).rejects.toMatchObject({ status: 441 });
-    await expect(edit(locked, { annotations: [text("x", 1, 1)], password: "u" })).rejects.toMatchObject({ status: 443 });
+    await expect(edit(locked, { annotations: [text("x", 1, 1)], password: "u" })).rejects.toMatchObject({
+      status: 443,
+    });
     const { bytes } = await edit(locked, { annotations: [text("Owner edit", 50, 50)], password: "o" });
     const doc = new mupdf.PDFDocument(Buffer.from(bytes));
     if (doc.needsPassword()) doc.authenticatePassword("o");

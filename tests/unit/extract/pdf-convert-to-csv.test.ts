@@ -184,6 +184,31 @@ describe("pdf-convert-to-csv runner", () => {
     expect((await csvOf(vector, { profiles: { SaveVectors: true } })).csv).toBe('"HELLO","THE","TOE"\r\n'); // the pixel font spaces words a full em apart
   });
 
+  test("OCRAutoModeMinExistingTextLength and OCRMode Always / TextFromVectors reach the OCR", async () => {
+    const short = makeTablesPdf([{ size: [300, 100], texts: [{ x: 20, y: 20, text: "Hi there", size: 20 }] }]);
+    const logs = async (params: Record<string, unknown>) => {
+      const ctx = await contextFor(operation.params, short, params);
+      const r = await run(ctx);
+      return { csv: r.inlineText, log: ctx.logs.join("\n") };
+    };
+    expect((await logs({})).log).toMatch(/1 OCRed/); // 7 characters < 8
+    expect((await logs({ profiles: { OCRAutoModeMinExistingTextLength: 3 } })).log).toMatch(/0 OCRed/);
+    const always = await logs({ profiles: { OCRMode: "Always", OCRAutoModeMinExistingTextLength: 0 } });
+    expect(always.log).toMatch(/1 OCRed/);
+    expect(always.csv).toBe('"Hi there"\r\n');
+    const vectors = await logs({ profiles: { OCRMode: "TextFromVectors" } });
+    expect(vectors.log).toMatch(/1 OCRed/);
+    expect(vectors.csv).toBe('"Hi there"\r\n'); // OCR words on top of the text layer are dropped
+  });
+
+  test("a page whose text runs sideways is turned upright unless RotationAngle is given", async () => {
+    const rows = gridRows(3, 3);
+    const pdf = makeTablesPdf([{ rotate: 90, tables: [{ x: 60, y: 80, cols: [100, 100, 100], rows, borders: "none" }] }]);
+    expect((await csvOf(pdf)).csv).toBe(expectedCsv(rows));
+    expect((await csvOf(pdf, { profiles: { RotationAngle: 0 } })).csv).not.toBe(expectedCsv(rows));
+    expect((await csvOf(pdf, { profiles: { RotationAngle: 3 } })).csv).toBe(expectedCsv(rows));
+  });
+
   test("an image source (PNG) is OCRed; RotationAngle turns a sideways scan upright", async () => {
     const pdf = makeTablesPdf([{ size: [400, 120], texts: [{ x: 20, y: 40, text: "Quarterly report", size: 24 }] }]);
     const png = renderPagePng(pdf, 0, 200);

@@ -112,6 +112,16 @@ describe("pdf-convert-to-html runner", () => {
     expect(flowCols.indexOf("Left column line 30")).toBeLessThan(flowCols.indexOf("Right column line 1<"));
   });
 
+  test("RotationAngle turns the page, its drawing and its words", async () => {
+    const sideways = makeTablesPdf([{ rotate: 90, tables: [{ x: 60, y: 80, cols: [100, 100], rows: gridRows(2, 2) }] }]);
+    const plain = await htmlOf(sideways);
+    expect(plain.html).toContain("width:1024px;height:791.27px"); // displayed landscape
+    const turned = await htmlOf(sideways, { profiles: { RotationAngle: 3 } });
+    expect(turned.html).toContain("width:1024px;height:1325.18px");
+    expect(turned.html).toMatch(/<img class="bg"/);
+    expect(turned.html).toMatch(/<table class="t"/);
+  });
+
   test("a scan: the page image with transparent OCR text over it", async () => {
     const scan = imageToPdf(renderPagePng(makeTablesPdf([{ size: [400, 150], texts: [{ x: 20, y: 40, text: "Scanned letter text", size: 20 }] }]), 0, 200), 200);
     const { html } = await htmlOf(scan);

@@ -244,6 +244,41 @@ describe("table analysis on generated PDFs", () => {
     expect(segmentRows(analyse([page], { considerFontColors: true }))).toEqual([["Total", "due"], ["Taxes", "paid"]]);
   });
 
+  test("GroupByColumns merges the lines of each cell block set tight together", () => {
+    const rows = [
+      ["Name", "Address"],
+      ["Alice\nSmith", "1 Main St\nSpringfield"],
+      ["Bob", "2 Side Rd"],
+    ];
+    // Extra spacing between the rows (row blocks), none inside a block.
+    const spec: PageSpec[] = [
+      {
+        texts: [
+          { x: 60, y: 60, text: "Name" }, { x: 200, y: 60, text: "Address" },
+          { x: 60, y: 90, text: "Alice" }, { x: 200, y: 90, text: "1 Main St" },
+          { x: 60, y: 102, text: "Smith" }, { x: 200, y: 102, text: "Springfield" },
+          { x: 60, y: 132, text: "Bob" }, { x: 200, y: 132, text: "2 Side Rd" },
+        ],
+      },
+    ];
+    expect(tables(analyse(spec))[0].rows.length).toBe(4);
+    expect(tables(analyse(spec, { lineGrouping: "GroupByColumns" }))[0].rows).toEqual(rows);
+  });
+
+  test("ConsiderFontSizes: a change of size separates cells", () => {
+    const c = "Courier" as const;
+    const page: PageSpec = {
+      texts: [
+        { x: 60, y: 60, text: "Total", font: c },
+        { x: 96, y: 60, text: "due", size: 14, font: c },
+        { x: 60, y: 80, text: "Taxes", font: c },
+        { x: 96, y: 80, text: "paid", size: 14, font: c },
+      ],
+    };
+    expect(segmentRows(analyse([page]))).toEqual([["Total due"], ["Taxes paid"]]);
+    expect(segmentRows(analyse([page], { considerFontSizes: true }))).toEqual([["Total", "due"], ["Taxes", "paid"]]);
+  });
+
   test("CSV: every cell quoted, quotes doubled, CR LF row ends", () => {
     expect(toCsv([["a", 'say "hi"'], ["x\ny", ""]])).toBe('"a","say ""hi"""\r\n"x\ny",""\r\n');
   });

@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { readInvoice } from "@/lib/engine/invoice/read-invoice";
 import { readEInvoice } from "@/lib/engine/invoice/einvoice/read-einvoice";
 import { parseXml, textAt } from "@/lib/engine/invoice/einvoice/xml";
-import { SPECS, ciiXml, facturXPdf, totalsOf, ublPdf, ublXml, invoicePdf } from "@/tests/helpers/invoice-fixtures";
+import {
+  SPECS,
+  ciiXml,
+  facturXPdf,
+  totalsOf,
+  ublPdf,
+  ublXml,
+  invoicePdf,
+} from "@/tests/helpers/invoice-fixtures";
 
 describe("e-invoices embedded in the PDF are read exactly", () => {
   it("Factur-X / ZUGFeRD (CII)", async () => {
@@ -11,7 +19,11 @@ describe("e-invoices embedded in the PDF are read exactly", () => {
     const res = await readInvoice(await facturXPdf(spec), { noLlm: true, customFields: ["currency"] });
     expect(res.source).toBe("einvoice");
     expect(res.message).toMatch(/embedded UN\/CEFACT CII .*"factur-x\.xml".*exactly|exactly.*factur-x\.xml/);
-    expect(res.body.vendor).toMatchObject({ name: spec.vendor.name, entityId: spec.vendor.vatId, address: { city: "Bremen", postalCode: "28195", streetAddress: spec.vendor.street } });
+    expect(res.body.vendor).toMatchObject({
+      name: spec.vendor.name,
+      entityId: spec.vendor.vatId,
+      address: { city: "Bremen", postalCode: "28195", streetAddress: spec.vendor.street },
+    });
     expect(res.body.customer?.billTo?.name).toBe(spec.billTo.name);
     expect(res.body.invoice).toEqual({ invoiceNo: spec.invoiceNo, invoiceDate: spec.date, poNo: spec.poNo });
     expect(res.body.paymentDetails).toMatchObject({
@@ -23,7 +35,15 @@ describe("e-invoices embedded in the PDF are read exactly", () => {
       bankingInformation: { iban: spec.iban, swiftBicCode: spec.bic },
     });
     expect(res.body.lineItems?.[0]).toHaveLength(3);
-    expect(res.body.lineItems?.[0][1]).toEqual({ position: "2", description: "Ersatzteil Antriebsrolle", quantity: "6", unit: "C62", unitPrice: "89.90", taxRate: "19", total: "539.40" });
+    expect(res.body.lineItems?.[0][1]).toEqual({
+      position: "2",
+      description: "Ersatzteil Antriebsrolle",
+      quantity: "6",
+      unit: "C62",
+      unitPrice: "89.90",
+      taxRate: "19",
+      total: "539.40",
+    });
     expect(res.body.currency).toBe("EUR");
     expect(res.fieldSources).toEqual({});
   });
@@ -34,8 +54,15 @@ describe("e-invoices embedded in the PDF are read exactly", () => {
     const res = await readInvoice(await ublPdf(spec), { noLlm: true });
     expect(res.message).toMatch(/UBL e-invoice "xrechnung\.xml"/);
     expect(res.body.vendor).toMatchObject({ name: spec.vendor.name, entityId: spec.vendor.vatId });
-    expect(res.body.paymentDetails).toMatchObject({ total: t.total.toFixed(2), tax: t.tax.toFixed(2), dueDate: spec.dueDate });
-    expect(res.body.paymentDetails?.bankingInformation).toMatchObject({ iban: spec.iban, swiftBicCode: spec.bic });
+    expect(res.body.paymentDetails).toMatchObject({
+      total: t.total.toFixed(2),
+      tax: t.tax.toFixed(2),
+      dueDate: spec.dueDate,
+    });
+    expect(res.body.paymentDetails?.bankingInformation).toMatchObject({
+      iban: spec.iban,
+      swiftBicCode: spec.bic,
+    });
     expect(res.body.lineItems?.[0].map((i) => i.total)).toEqual(t.lines.map((l) => l.toFixed(2)));
   });
 

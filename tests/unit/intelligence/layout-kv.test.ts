@@ -17,16 +17,42 @@ function line(x: number, y: number, text: string, size = 10, bold = false): Word
       continue;
     }
     const w = t.length * size * 0.5;
-    out.push({ text: t, x0: cx, y0: y, x1: cx + w, y1: y + size * 1.15, fontSize: size, fontName: bold ? "Helvetica-Bold" : "Helvetica", bold, italic: false, color: 0, lineId: id });
+    out.push({
+      text: t,
+      x0: cx,
+      y0: y,
+      x1: cx + w,
+      y1: y + size * 1.15,
+      fontSize: size,
+      fontName: bold ? "Helvetica-Bold" : "Helvetica",
+      bold,
+      italic: false,
+      color: 0,
+      lineId: id,
+    });
     cx += w + size * 0.28;
   }
   return out;
 }
-const page = (words: Word[][], index = 0): PageText => ({ index, width: 595, height: 842, rotation: 0, words: words.flat(), rules: [] });
+const page = (words: Word[][], index = 0): PageText => ({
+  index,
+  width: 595,
+  height: 842,
+  rotation: 0,
+  words: words.flat(),
+  rules: [],
+});
 
 describe("layout: rows and segments", () => {
   it("splits a row at wide gaps and keeps stacked lines apart", () => {
-    const l = buildLayout([page([line(50, 100, "Invoice No:"), line(200, 100, "A-17"), line(50, 112, "Coolblue"), line(50, 116.5, "Weena 664", 10)])]);
+    const l = buildLayout([
+      page([
+        line(50, 100, "Invoice No:"),
+        line(200, 100, "A-17"),
+        line(50, 112, "Coolblue"),
+        line(50, 116.5, "Weena 664", 10),
+      ]),
+    ]);
     const rows = l.pages[0].rows.map((r) => r.segments.map((s) => s.text));
     expect(rows[0]).toEqual(["Invoice No:", "A-17"]);
     expect(rows.flat()).toContain("Coolblue");
@@ -37,19 +63,30 @@ describe("layout: rows and segments", () => {
 describe("label/value pairs", () => {
   const values = (words: Word[][]) => {
     const layout = buildLayout([page(words)]);
-    return findLabels(layout).map((o) => ({ field: o.hit.label.field, values: valuesFor(o, layout, new Set()).map((v) => `${v.direction}:${v.text}`) }));
+    return findLabels(layout).map((o) => ({
+      field: o.hit.label.field,
+      values: valuesFor(o, layout, new Set()).map((v) => `${v.direction}:${v.text}`),
+    }));
   };
 
   it("reads a value inline, right of the label, and under it", () => {
-    expect(values([line(50, 100, "Invoice Date: 03/20/2023")])[0]).toEqual({ field: "invoiceDate", values: ["inline:03/20/2023"] });
-    expect(values([line(50, 100, "Invoice Number:"), line(400, 100, "42183017")])[0]).toEqual({ field: "invoiceNo", values: ["right:42183017"] });
+    expect(values([line(50, 100, "Invoice Date: 03/20/2023")])[0]).toEqual({
+      field: "invoiceDate",
+      values: ["inline:03/20/2023"],
+    });
+    expect(values([line(50, 100, "Invoice Number:"), line(400, 100, "42183017")])[0]).toEqual({
+      field: "invoiceNo",
+      values: ["right:42183017"],
+    });
     const below = values([line(50, 100, "Due Date:", 10, true), line(50, 114, "04/04/2023")]);
     expect(below[0]).toEqual({ field: "dueDate", values: ["below:04/04/2023"] });
   });
 
   it("prefers the longest label (order date is not order + value)", () => {
     expect(values([line(50, 100, "Order Date: 12/01/2023")])[0].field).toBe("orderDate");
-    expect(values([line(50, 100, "Bill to Address:"), line(50, 114, "ATTN: Acme Ltd")])[0].field).toBe("billTo");
+    expect(values([line(50, 100, "Bill to Address:"), line(50, 114, "ATTN: Acme Ltd")])[0].field).toBe(
+      "billTo",
+    );
   });
 
   it("finds several labels in one segment when they end with a colon", () => {
@@ -97,10 +134,22 @@ describe("parseInvoice on hand-built words", () => {
       line(500, 408, "119,00 €", 10, true),
     ];
     const r = parseInvoice([page(words)]);
-    expect(r.body.vendor).toMatchObject({ name: "Acme Tools GmbH", address: { postalCode: "10115", city: "Berlin", streetAddress: "Werkstraße 5" }, entityId: "DE 232 446 240" });
+    expect(r.body.vendor).toMatchObject({
+      name: "Acme Tools GmbH",
+      address: { postalCode: "10115", city: "Berlin", streetAddress: "Werkstraße 5" },
+      entityId: "DE 232 446 240",
+    });
     expect(r.body.invoice).toMatchObject({ invoiceNo: "R-2024-55", invoiceDate: "2024-03-05" });
-    expect(r.body.customer?.billTo).toMatchObject({ name: "Beta Handel KG", address: { city: "München", postalCode: "80331" } });
-    expect(r.body.paymentDetails).toMatchObject({ dueDate: "2024-03-19", subtotal: "100.00", tax: "19.00", total: "119.00" });
+    expect(r.body.customer?.billTo).toMatchObject({
+      name: "Beta Handel KG",
+      address: { city: "München", postalCode: "80331" },
+    });
+    expect(r.body.paymentDetails).toMatchObject({
+      dueDate: "2024-03-19",
+      subtotal: "100.00",
+      tax: "19.00",
+      total: "119.00",
+    });
     expect(r.body.lineItems).toEqual([
       [
         { description: "Schrauben M5", quantity: "10", unitPrice: "1.50", total: "15.00" },
@@ -112,13 +161,25 @@ describe("parseInvoice on hand-built words", () => {
   });
 
   it("omits what is not printed and invents nothing", () => {
-    const r = parseInvoice([page([line(50, 50, "INVOICE", 18, true), line(50, 100, "Invoice #: 77"), line(300, 200, "Total"), line(500, 200, "$12.00")])]);
+    const r = parseInvoice([
+      page([
+        line(50, 50, "INVOICE", 18, true),
+        line(50, 100, "Invoice #: 77"),
+        line(300, 200, "Total"),
+        line(500, 200, "$12.00"),
+      ]),
+    ]);
     expect(r.body).toEqual({ invoice: { invoiceNo: "77" }, paymentDetails: { total: "12.00" } });
   });
 });
 
 describe("totals reconciliation", () => {
-  const c = (field: AmountCandidate["field"], value: number, score = 2, row = String(Math.random())): AmountCandidate => ({
+  const c = (
+    field: AmountCandidate["field"],
+    value: number,
+    score = 2,
+    row = String(Math.random()),
+  ): AmountCandidate => ({
     field,
     value,
     text: value.toFixed(2),
@@ -129,7 +190,14 @@ describe("totals reconciliation", () => {
   });
 
   it("chooses the combination where subtotal + tax − discount + shipping = total", () => {
-    const chosen = reconcileTotals([c("subtotal", 112), c("subtotal", 150.9), c("subtotal", 262.9), c("tax", 16.94), c("tax", 112.9), c("total", 279.84, 1)]);
+    const chosen = reconcileTotals([
+      c("subtotal", 112),
+      c("subtotal", 150.9),
+      c("subtotal", 262.9),
+      c("tax", 16.94),
+      c("tax", 112.9),
+      c("total", 279.84, 1),
+    ]);
     expect(chosen.subtotal?.value).toBe(262.9);
     expect(chosen.tax?.map((t) => t.value)).toEqual([16.94]);
     expect(chosen.total?.value).toBe(279.84);
@@ -137,12 +205,28 @@ describe("totals reconciliation", () => {
   });
 
   it("uses discount and shipping when they reconcile", () => {
-    const chosen = reconcileTotals([c("subtotal", 100), c("discount", -10), c("tax", 18), c("shipping", 5), c("total", 113)]);
-    expect([chosen.subtotal?.value, chosen.discount?.value, chosen.shipping?.value, chosen.total?.value]).toEqual([100, -10, 5, 113]);
+    const chosen = reconcileTotals([
+      c("subtotal", 100),
+      c("discount", -10),
+      c("tax", 18),
+      c("shipping", 5),
+      c("total", 113),
+    ]);
+    expect([
+      chosen.subtotal?.value,
+      chosen.discount?.value,
+      chosen.shipping?.value,
+      chosen.total?.value,
+    ]).toEqual([100, -10, 5, 113]);
   });
 
   it("sums tax printed per rate", () => {
-    const chosen = reconcileTotals([c("subtotal", 200), c("tax", 21, 2, "a"), c("tax", 9, 2, "b"), c("total", 230)]);
+    const chosen = reconcileTotals([
+      c("subtotal", 200),
+      c("tax", 21, 2, "a"),
+      c("tax", 9, 2, "b"),
+      c("total", 230),
+    ]);
     expect(chosen.tax?.map((t) => t.value).sort()).toEqual([21, 9]);
   });
 });

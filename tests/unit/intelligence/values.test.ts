@@ -78,7 +78,9 @@ describe("identifiers", () => {
     expect(validIban("NL91ABNA0417164300")).toBe("NL91ABNA0417164300");
     expect(validIban("NL91ABNA0417164301")).toBeUndefined();
     expect(validIban("US1234567890")).toBeUndefined();
-    expect(readIban("IBAN : FR76 10107 00245 00617052317 39 - BIC : BREDFRPP")?.value).toBe("FR7610107002450061705231739");
+    expect(readIban("IBAN : FR76 10107 00245 00617052317 39 - BIC : BREDFRPP")?.value).toBe(
+      "FR7610107002450061705231739",
+    );
   });
 
   it("repairs an IBAN misread by OCR only when the check digits then pass", () => {
@@ -132,7 +134,9 @@ describe("addresses", () => {
   });
 
   it("reads street, city and country lines, and one-line addresses", () => {
-    expect(parseAddress(["4557 De Silva St", "Building AA", "Fremont CA 94538", "United States"])?.address).toEqual({
+    expect(
+      parseAddress(["4557 De Silva St", "Building AA", "Fremont CA 94538", "United States"])?.address,
+    ).toEqual({
       streetAddress: "4557 De Silva St, Building AA",
       city: "Fremont",
       state: "CA",
@@ -146,7 +150,10 @@ describe("addresses", () => {
       postalCode: "94538",
       country: "United States",
     });
-    expect(parseAddress(["93B Sai Yu Chung", "Yuen Long, N.T.", "Hong Kong"])?.address).toMatchObject({ country: "Hong Kong", streetAddress: "93B Sai Yu Chung" });
+    expect(parseAddress(["93B Sai Yu Chung", "Yuen Long, N.T.", "Hong Kong"])?.address).toMatchObject({
+      country: "Hong Kong",
+      streetAddress: "93B Sai Yu Chung",
+    });
   });
 
   it("does not read a street line as a city line", () => {

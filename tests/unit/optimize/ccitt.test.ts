@@ -30,7 +30,8 @@ function makeBits(width: number, height: number, black: Pattern, seed = 7): Uint
   const stride = (width + 7) >> 3;
   const out = new Uint8Array(stride * height);
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < stride * 8; x++) if (x >= width || !black(x, y, rand)) out[y * stride + (x >> 3)] |= 0x80 >> (x & 7);
+    for (let x = 0; x < stride * 8; x++)
+      if (x >= width || !black(x, y, rand)) out[y * stride + (x >> 3)] |= 0x80 >> (x & 7);
   }
   return out;
 }

@@ -3,7 +3,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseParams } from "@/lib/api/wire";
-import { jpegQualityForJpeg2000, optionsFromV1, optionsFromV2Config } from "@/lib/engine/optimize/from-config";
+import {
+  jpegQualityForJpeg2000,
+  optionsFromV1,
+  optionsFromV2Config,
+} from "@/lib/engine/optimize/from-config";
 import { ssim } from "@/lib/engine/optimize/ssim";
 import type { RunContext } from "@/lib/operations/runner-types";
 import { DEFAULT_COMPRESS_CONFIG, operation as compressOp } from "@/lib/operations/pdf-compress/contract";
@@ -17,8 +21,14 @@ let photoPdf: Buffer;
 beforeAll(async () => {
   const photo = await photoJpeg(1200, 900, 11);
   photoPdf = makeImagePdf([
-    { images: [{ image: { type: "jpeg", data: photo }, x: 72, y: 72, width: 288, height: 216 }], text: ["Page one"] },
-    { images: [{ image: { type: "jpeg", data: photo }, x: 72, y: 72, width: 288, height: 216 }], text: ["Page two"] },
+    {
+      images: [{ image: { type: "jpeg", data: photo }, x: 72, y: 72, width: 288, height: 216 }],
+      text: ["Page one"],
+    },
+    {
+      images: [{ image: { type: "jpeg", data: photo }, x: 72, y: 72, width: 288, height: 216 }],
+      text: ["Page two"],
+    },
   ]);
 });
 
@@ -28,7 +38,15 @@ function context<P>(params: P, bytes: Uint8Array): RunContext<P> {
   writeFileSync(src, bytes);
   return {
     params,
-    sources: [{ path: src, name: "source.pdf", contentType: "application/pdf", size: bytes.length, url: "https://example.com/source.pdf" }],
+    sources: [
+      {
+        path: src,
+        name: "source.pdf",
+        contentType: "application/pdf",
+        size: bytes.length,
+        url: "https://example.com/source.pdf",
+      },
+    ],
     workDir: dir,
     fetchUrl: async () => {
       throw new Error("no secondary fetches here");
@@ -47,11 +65,20 @@ describe("pdf-compress contract", () => {
     const p = parseParams(
       {
         url: "https://x/a.pdf",
-        config: JSON.stringify({ images: { color: { downsample: { downsample_ppi: "100" } }, monochrome: { compression: { compression_format: "ccittgroup3" } } } }),
+        config: JSON.stringify({
+          images: {
+            color: { downsample: { downsample_ppi: "100" } },
+            monochrome: { compression: { compression_format: "ccittgroup3" } },
+          },
+        }),
       },
       compressOp.params,
     );
-    expect(p.config.images.color.downsample).toEqual({ skip: false, downsample_ppi: 100, threshold_ppi: 225 });
+    expect(p.config.images.color.downsample).toEqual({
+      skip: false,
+      downsample_ppi: 100,
+      threshold_ppi: 225,
+    });
     expect(p.config.images.color.compression).toEqual(DEFAULT_COMPRESS_CONFIG.images.color.compression);
     expect(p.config.images.grayscale).toEqual(DEFAULT_COMPRESS_CONFIG.images.grayscale);
     expect(p.config.images.monochrome.compression.compression_format).toBe("CCITTGroup3");
@@ -59,10 +86,15 @@ describe("pdf-compress contract", () => {
   });
 
   it("rejects out-of-range values with 454 naming the field", () => {
-    expect(() => parseParams({ url: "u", config: { save: { garbage: 7 } } }, compressOp.params)).toThrow(/config\.save\.garbage/);
-    expect(() => parseParams({ url: "u", config: { images: { color: { compression: { compression_format: "webp" } } } } }, compressOp.params)).toThrowError(
-      expect.objectContaining({ status: 454 }),
+    expect(() => parseParams({ url: "u", config: { save: { garbage: 7 } } }, compressOp.params)).toThrow(
+      /config\.save\.garbage/,
     );
+    expect(() =>
+      parseParams(
+        { url: "u", config: { images: { color: { compression: { compression_format: "webp" } } } } },
+        compressOp.params,
+      ),
+    ).toThrowError(expect.objectContaining({ status: 454 }));
   });
 
   it("maps config and the JPEGQuality profile to engine options", () => {
@@ -104,8 +136,14 @@ describe("pdf-compress runner", () => {
   it("pages limits the images processed and 449 names the last page", async () => {
     const params = parseParams({ url: "u", pages: "!0" }, compressOp.params);
     const r = await runCompress(context(params, photoPdf));
-    expect(listImages(readFileSync(r.outputs![0].path)).map((i) => i.width).sort()).toEqual([1200, 600]);
-    await expect(runCompress(context(parseParams({ url: "u", pages: "5" }, compressOp.params), photoPdf))).rejects.toMatchObject({ status: 449 });
+    expect(
+      listImages(readFileSync(r.outputs![0].path))
+        .map((i) => i.width)
+        .sort(),
+    ).toEqual([1200, 600]);
+    await expect(
+      runCompress(context(parseParams({ url: "u", pages: "5" }, compressOp.params), photoPdf)),
+    ).rejects.toMatchObject({ status: 449 });
   });
 });
 
@@ -122,7 +160,11 @@ describe("pdf-optimize (v1)", () => {
 
   it("profiles (as a pseudo-JSON string): Flate, grayscale, resolution", async () => {
     const params = parseParams(
-      { url: "u", profiles: "{ 'ImageOptimizationFormat': 'Flate', 'ResamplingResolution': '72', 'GrayscaleImages': true }" },
+      {
+        url: "u",
+        profiles:
+          "{ 'ImageOptimizationFormat': 'Flate', 'ResamplingResolution': '72', 'GrayscaleImages': true }",
+      },
       optimizeOp.params,
     );
     const r = await runOptimize(context(params, photoPdf));
@@ -133,11 +175,20 @@ describe("pdf-optimize (v1)", () => {
   it("ResampleImages false keeps the pixel size", async () => {
     const params = parseParams({ url: "u", profiles: { ResampleImages: "false" } }, optimizeOp.params);
     const r = await runOptimize(context(params, photoPdf));
-    expect(listImages(readFileSync(r.outputs![0].path))[0]).toMatchObject({ filter: "/DCTDecode", width: 1200 });
+    expect(listImages(readFileSync(r.outputs![0].path))[0]).toMatchObject({
+      filter: "/DCTDecode",
+      width: 1200,
+    });
   });
 
   it("Fax makes every image 1-bit CCITT G4", () => {
-    const o = optionsFromV1({ ImageOptimizationFormat: "Fax", JPEGQuality: 25, ResampleImages: true, ResamplingResolution: 120, GrayscaleImages: false });
+    const o = optionsFromV1({
+      ImageOptimizationFormat: "Fax",
+      JPEGQuality: 25,
+      ResampleImages: true,
+      ResamplingResolution: 120,
+      GrayscaleImages: false,
+    });
     expect(o.convertColor).toBe("mono");
     expect(o.images.color.compression.format).toBe("ccitt-g4");
     expect(o.images.monochrome.downsample).toEqual({ skip: false, targetPpi: 240, thresholdPpi: 360 });

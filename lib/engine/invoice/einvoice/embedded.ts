@@ -14,7 +14,10 @@ export interface EmbeddedEInvoice extends EInvoiceResult {
 const PREFERRED = /^(?:factur-x|zugferd-invoice|zugferd|xrechnung|order-x|invoice)\.xml$/i;
 const MAX_XML_BYTES = 20 * 1024 * 1024;
 
-export function findEmbeddedEInvoice(doc: mupdf.PDFDocument, customFields: string[] = []): EmbeddedEInvoice | undefined {
+export function findEmbeddedEInvoice(
+  doc: mupdf.PDFDocument,
+  customFields: string[] = [],
+): EmbeddedEInvoice | undefined {
   let files: Record<string, mupdf.PDFObject>;
   try {
     files = doc.getEmbeddedFiles();

@@ -5,7 +5,12 @@
  * Element paths follow EN 16931 (the semantic model both syntaxes implement).
  */
 import { find, findAll, parseXml, textAt, type XmlElement } from "@/lib/engine/invoice/einvoice/xml";
-import { pruneEmpty, type InvoiceAddress, type InvoiceBody, type InvoiceParty } from "@/lib/engine/invoice/types";
+import {
+  pruneEmpty,
+  type InvoiceAddress,
+  type InvoiceBody,
+  type InvoiceParty,
+} from "@/lib/engine/invoice/types";
 
 export type EInvoiceSyntax = "CII" | "UBL";
 
@@ -50,7 +55,8 @@ function isoDate(s: string | undefined): string | undefined {
   return t;
 }
 
-const joinNonEmpty = (parts: (string | undefined)[], sep = ", ") => parts.filter((p) => p && p.trim()).join(sep) || undefined;
+const joinNonEmpty = (parts: (string | undefined)[], sep = ", ") =>
+  parts.filter((p) => p && p.trim()).join(sep) || undefined;
 
 // ------------------------------------------------------------------ CII
 
@@ -76,26 +82,44 @@ function ciiParty(p: XmlElement | undefined): InvoiceParty | undefined {
     contactInformation: {
       phone: textAt(contact, "TelephoneUniversalCommunication/CompleteNumber"),
       fax: textAt(contact, "FaxUniversalCommunication/CompleteNumber"),
-      email: textAt(contact, "EmailURIUniversalCommunication/URIID") ?? textAt(p, "URIUniversalCommunication/URIID"),
+      email:
+        textAt(contact, "EmailURIUniversalCommunication/URIID") ??
+        textAt(p, "URIUniversalCommunication/URIID"),
     },
-    entityId: vat?.text.trim() || textAt(p, "SpecifiedLegalOrganization/ID") || textAt(p, "GlobalID") || textAt(p, "ID"),
+    entityId:
+      vat?.text.trim() ||
+      textAt(p, "SpecifiedLegalOrganization/ID") ||
+      textAt(p, "GlobalID") ||
+      textAt(p, "ID"),
   };
 }
 
 function readCii(root: XmlElement): { syntax: EInvoiceSyntax; profile?: string; body: InvoiceBody } {
   const doc = find(root, "ExchangedDocument") ?? find(root, "HeaderExchangedDocument");
   const tx = find(root, "SupplyChainTradeTransaction");
-  const agreement = find(tx, "ApplicableHeaderTradeAgreement") ?? find(tx, "ApplicableSupplyChainTradeAgreement");
-  const delivery = find(tx, "ApplicableHeaderTradeDelivery") ?? find(tx, "ApplicableSupplyChainTradeDelivery");
-  const settlement = find(tx, "ApplicableHeaderTradeSettlement") ?? find(tx, "ApplicableSupplyChainTradeSettlement");
-  const sum = find(settlement, "SpecifiedTradeSettlementHeaderMonetarySummation") ?? find(settlement, "SpecifiedTradeSettlementMonetarySummation");
+  const agreement =
+    find(tx, "ApplicableHeaderTradeAgreement") ?? find(tx, "ApplicableSupplyChainTradeAgreement");
+  const delivery =
+    find(tx, "ApplicableHeaderTradeDelivery") ?? find(tx, "ApplicableSupplyChainTradeDelivery");
+  const settlement =
+    find(tx, "ApplicableHeaderTradeSettlement") ?? find(tx, "ApplicableSupplyChainTradeSettlement");
+  const sum =
+    find(settlement, "SpecifiedTradeSettlementHeaderMonetarySummation") ??
+    find(settlement, "SpecifiedTradeSettlementMonetarySummation");
   const means = find(settlement, "SpecifiedTradeSettlementPaymentMeans");
   const terms = find(settlement, "SpecifiedTradePaymentTerms");
   const account = find(means, "PayeePartyCreditorFinancialAccount");
   const institution = find(means, "PayeeSpecifiedCreditorFinancialInstitution");
-  const taxTotal = findAll(sum, "TaxTotalAmount").find((t) => !t.attrs.currencyID || t.attrs.currencyID === textAt(settlement, "InvoiceCurrencyCode")) ?? find(sum, "TaxTotalAmount");
+  const taxTotal =
+    findAll(sum, "TaxTotalAmount").find(
+      (t) => !t.attrs.currencyID || t.attrs.currencyID === textAt(settlement, "InvoiceCurrencyCode"),
+    ) ?? find(sum, "TaxTotalAmount");
   const allowances = findAll(settlement, "SpecifiedTradeAllowanceCharge");
-  const shipping = allowances.find((a) => textAt(a, "ChargeIndicator/Indicator") === "true" && /ship|freight|deliver|transport|versand|port|fracht/i.test(textAt(a, "Reason") ?? ""));
+  const shipping = allowances.find(
+    (a) =>
+      textAt(a, "ChargeIndicator/Indicator") === "true" &&
+      /ship|freight|deliver|transport|versand|port|fracht/i.test(textAt(a, "Reason") ?? ""),
+  );
   const shipTo = find(delivery, "ShipToTradeParty");
   const lines = findAll(tx, "IncludedSupplyChainTradeLineItem").map((li) => {
     const prod = find(li, "SpecifiedTradeProduct");
@@ -110,22 +134,33 @@ function readCii(root: XmlElement): { syntax: EInvoiceSyntax; profile?: string; 
       quantity: qty?.text.trim(),
       unit: qty?.attrs.unitCode,
       unitPrice: textAt(agr, "NetPriceProductTradePrice/ChargeAmount"),
-      taxRate: textAt(set, "ApplicableTradeTax/RateApplicablePercent") ?? textAt(set, "ApplicableTradeTax/ApplicablePercent"),
+      taxRate:
+        textAt(set, "ApplicableTradeTax/RateApplicablePercent") ??
+        textAt(set, "ApplicableTradeTax/ApplicablePercent"),
       total: textAt(set, "SpecifiedTradeSettlementLineMonetarySummation/LineTotalAmount"),
     };
-    return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      string
+    >;
   });
-  const notes = findAll(doc, "IncludedNote").map((n) => textAt(n, "Content")).filter(Boolean);
+  const notes = findAll(doc, "IncludedNote")
+    .map((n) => textAt(n, "Content"))
+    .filter(Boolean);
   const body: InvoiceBody = {
     vendor: ciiParty(find(agreement, "SellerTradeParty")),
     customer: {
       billTo: ciiParty(find(agreement, "BuyerTradeParty")),
-      shipTo: shipTo ? { name: textAt(shipTo, "Name"), address: ciiAddress(find(shipTo, "PostalTradeAddress")) } : undefined,
+      shipTo: shipTo
+        ? { name: textAt(shipTo, "Name"), address: ciiAddress(find(shipTo, "PostalTradeAddress")) }
+        : undefined,
     },
     invoice: {
       invoiceNo: textAt(doc, "ID"),
       invoiceDate: isoDate(textAt(doc, "IssueDateTime/DateTimeString")),
-      poNo: textAt(agreement, "BuyerOrderReferencedDocument/IssuerAssignedID") ?? textAt(agreement, "BuyerReference"),
+      poNo:
+        textAt(agreement, "BuyerOrderReferencedDocument/IssuerAssignedID") ??
+        textAt(agreement, "BuyerReference"),
       orderNo: textAt(agreement, "SellerOrderReferencedDocument/IssuerAssignedID"),
     },
     paymentDetails: {
@@ -142,7 +177,9 @@ function readCii(root: XmlElement): { syntax: EInvoiceSyntax; profile?: string; 
         accountHolderName: textAt(account, "AccountName"),
         swiftBicCode: textAt(institution, "BICID"),
         bankName: textAt(institution, "Name"),
-        additionalNotes: textAt(settlement, "PaymentReference") ? `Payment reference: ${textAt(settlement, "PaymentReference")}` : undefined,
+        additionalNotes: textAt(settlement, "PaymentReference")
+          ? `Payment reference: ${textAt(settlement, "PaymentReference")}`
+          : undefined,
       },
     },
     others: { notes: notes.length > 0 ? notes.join("\n") : undefined },
@@ -184,7 +221,10 @@ function ublParty(p: XmlElement | undefined): InvoiceParty | undefined {
       fax: textAt(contact, "Telefax"),
       email: textAt(contact, "ElectronicMail"),
     },
-    entityId: textAt(p, "PartyTaxScheme/CompanyID") ?? textAt(p, "PartyLegalEntity/CompanyID") ?? textAt(p, "PartyIdentification/ID"),
+    entityId:
+      textAt(p, "PartyTaxScheme/CompanyID") ??
+      textAt(p, "PartyLegalEntity/CompanyID") ??
+      textAt(p, "PartyIdentification/ID"),
   };
 }
 
@@ -197,13 +237,18 @@ function readUbl(root: XmlElement): { syntax: EInvoiceSyntax; profile?: string; 
   const account = find(means, "PayeeFinancialAccount");
   const taxTotal = findAll(root, "TaxTotal").find((t) => find(t, "TaxSubtotal")) ?? find(root, "TaxTotal");
   const charges = findAll(root, "AllowanceCharge");
-  const shipping = charges.find((c) => textAt(c, "ChargeIndicator") === "true" && /ship|freight|deliver|transport|versand|port|fracht/i.test(textAt(c, "AllowanceChargeReason") ?? ""));
+  const shipping = charges.find(
+    (c) =>
+      textAt(c, "ChargeIndicator") === "true" &&
+      /ship|freight|deliver|transport|versand|port|fracht/i.test(textAt(c, "AllowanceChargeReason") ?? ""),
+  );
   const isCredit = root.local === "CreditNote";
   const lines = findAll(root, isCredit ? "CreditNoteLine" : "InvoiceLine").map((li) => {
     const qty = find(li, isCredit ? "CreditedQuantity" : "InvoicedQuantity");
     const item: Record<string, string | undefined> = {
       position: textAt(li, "ID"),
-      itemCode: textAt(li, "Item/SellersItemIdentification/ID") ?? textAt(li, "Item/StandardItemIdentification/ID"),
+      itemCode:
+        textAt(li, "Item/SellersItemIdentification/ID") ?? textAt(li, "Item/StandardItemIdentification/ID"),
       description: joinNonEmpty([textAt(li, "Item/Name"), textAt(li, "Item/Description")], "\n"),
       quantity: qty?.text.trim(),
       unit: qty?.attrs.unitCode,
@@ -211,16 +256,24 @@ function readUbl(root: XmlElement): { syntax: EInvoiceSyntax; profile?: string; 
       taxRate: textAt(li, "Item/ClassifiedTaxCategory/Percent"),
       total: textAt(li, "LineExtensionAmount"),
     };
-    return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    return Object.fromEntries(Object.entries(item).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      string
+    >;
   });
   const shipParty = find(delivery, "DeliveryParty");
   const shipAddr = find(delivery, "DeliveryLocation/Address");
-  const notes = findAll(root, "Note").map((n) => n.text.trim()).filter(Boolean);
+  const notes = findAll(root, "Note")
+    .map((n) => n.text.trim())
+    .filter(Boolean);
   const body: InvoiceBody = {
     vendor: ublParty(supplier),
     customer: {
       billTo: ublParty(customer),
-      shipTo: shipParty || shipAddr ? { name: textAt(shipParty, "PartyName/Name"), address: ublAddress(shipAddr) } : undefined,
+      shipTo:
+        shipParty || shipAddr
+          ? { name: textAt(shipParty, "PartyName/Name"), address: ublAddress(shipAddr) }
+          : undefined,
     },
     invoice: {
       invoiceNo: textAt(root, "ID"),
@@ -237,12 +290,20 @@ function readUbl(root: XmlElement): { syntax: EInvoiceSyntax; profile?: string; 
       discount: nonZero(textAt(totals, "AllowanceTotalAmount")),
       shipping: shipping ? textAt(shipping, "Amount") : undefined,
       bankingInformation: {
-        iban: account && /^[A-Z]{2}\d{2}/.test(textAt(account, "ID") ?? "") ? textAt(account, "ID") : undefined,
-        accountNumber: account && !/^[A-Z]{2}\d{2}/.test(textAt(account, "ID") ?? "") ? textAt(account, "ID") : undefined,
+        iban:
+          account && /^[A-Z]{2}\d{2}/.test(textAt(account, "ID") ?? "") ? textAt(account, "ID") : undefined,
+        accountNumber:
+          account && !/^[A-Z]{2}\d{2}/.test(textAt(account, "ID") ?? "") ? textAt(account, "ID") : undefined,
         accountHolderName: textAt(account, "Name"),
-        swiftBicCode: textAt(account, "FinancialInstitutionBranch/ID") ?? textAt(account, "FinancialInstitutionBranch/FinancialInstitution/ID"),
-        bankName: textAt(account, "FinancialInstitutionBranch/Name") ?? textAt(account, "FinancialInstitutionBranch/FinancialInstitution/Name"),
-        additionalNotes: textAt(means, "PaymentID") ? `Payment reference: ${textAt(means, "PaymentID")}` : undefined,
+        swiftBicCode:
+          textAt(account, "FinancialInstitutionBranch/ID") ??
+          textAt(account, "FinancialInstitutionBranch/FinancialInstitution/ID"),
+        bankName:
+          textAt(account, "FinancialInstitutionBranch/Name") ??
+          textAt(account, "FinancialInstitutionBranch/FinancialInstitution/Name"),
+        additionalNotes: textAt(means, "PaymentID")
+          ? `Payment reference: ${textAt(means, "PaymentID")}`
+          : undefined,
       },
     },
     others: { notes: notes.length > 0 ? notes.join("\n") : undefined },
@@ -255,7 +316,10 @@ function readUbl(root: XmlElement): { syntax: EInvoiceSyntax; profile?: string; 
 function customFieldFrom(root: XmlElement, name: string): string | undefined {
   const key = name.toLowerCase();
   const known: Record<string, string[]> = {
-    deliverydate: ["ActualDeliverySupplyChainEvent/OccurrenceDateTime/DateTimeString", "Delivery/ActualDeliveryDate"],
+    deliverydate: [
+      "ActualDeliverySupplyChainEvent/OccurrenceDateTime/DateTimeString",
+      "Delivery/ActualDeliveryDate",
+    ],
     customerreference: ["BuyerReference"],
     purchaseorderref: ["BuyerOrderReferencedDocument/IssuerAssignedID", "OrderReference/ID"],
     currency: ["InvoiceCurrencyCode", "DocumentCurrencyCode"],

@@ -58,12 +58,21 @@ export function parseXml(input: string): XmlElement {
       if (!top || top.name !== name) throw new Error(`mismatched end tag </${name}>`);
       i = end + 1;
     } else {
-      const m = /^<([A-Za-z_][\w.:-]*)((?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/.exec(src.slice(lt, lt + 4096));
+      const m = /^<([A-Za-z_][\w.:-]*)((?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/.exec(
+        src.slice(lt, lt + 4096),
+      );
       if (!m) throw new Error(`malformed tag at offset ${lt}`);
       const [whole, name, attrText, selfClose] = m;
       const attrs: Record<string, string> = {};
-      for (const a of attrText.matchAll(/([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) attrs[a[1]] = decode(a[2] ?? a[3] ?? "");
-      const el: XmlElement = { name, local: name.includes(":") ? name.slice(name.indexOf(":") + 1) : name, attrs, children: [], text: "" };
+      for (const a of attrText.matchAll(/([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g))
+        attrs[a[1]] = decode(a[2] ?? a[3] ?? "");
+      const el: XmlElement = {
+        name,
+        local: name.includes(":") ? name.slice(name.indexOf(":") + 1) : name,
+        attrs,
+        children: [],
+        text: "",
+      };
       stack[stack.length - 1].children.push(el);
       if (!selfClose) stack.push(el);
       i = lt + whole.length;
