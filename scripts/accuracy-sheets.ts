@@ -28,11 +28,15 @@ interface ManifestWorkbook {
 }
 
 const verbose = process.argv.includes("--verbose");
-const corpus = path.resolve(process.env.SHEETS_CORPUS_DIR ?? path.join(process.cwd(), "../shared/corpus/spreadsheets"));
+const corpus = path.resolve(
+  process.env.SHEETS_CORPUS_DIR ?? path.join(process.cwd(), "../shared/corpus/spreadsheets"),
+);
 const manifestPath = path.join(corpus, "manifest.json");
 
 if (!fs.existsSync(manifestPath)) {
-  console.log(`accuracy:sheets: no corpus at ${corpus} (manifest.json missing); skipping. Set SHEETS_CORPUS_DIR to run it.`);
+  console.log(
+    `accuracy:sheets: no corpus at ${corpus} (manifest.json missing); skipping. Set SHEETS_CORPUS_DIR to run it.`,
+  );
   process.exit(0);
 }
 
@@ -56,7 +60,8 @@ function firstDifference(a: string, b: string): string {
   const la = a.split("\n");
   const lb = b.split("\n");
   for (let i = 0; i < Math.max(la.length, lb.length); i++) {
-    if (la[i] !== lb[i]) return `line ${i + 1}: got ${JSON.stringify(la[i] ?? null)} want ${JSON.stringify(lb[i] ?? null)}`;
+    if (la[i] !== lb[i])
+      return `line ${i + 1}: got ${JSON.stringify(la[i] ?? null)} want ${JSON.stringify(lb[i] ?? null)}`;
   }
   return "";
 }
@@ -102,7 +107,9 @@ for (const wb of manifest.workbooks) {
 }
 
 console.log(rows.join("\n"));
-console.log(`\naccuracy:sheets: Quire matches ${ours}/${total} sheets; plain SheetJS matches ${theirs}/${total}.`);
+console.log(
+  `\naccuracy:sheets: Quire matches ${ours}/${total} sheets; plain SheetJS matches ${theirs}/${total}.`,
+);
 if (regressions.length) {
   console.log(`Sheets SheetJS matches but Quire does not (${regressions.length}): ${regressions.join(", ")}`);
   process.exit(1);

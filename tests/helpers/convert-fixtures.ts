@@ -12,8 +12,13 @@ import * as mupdf from "mupdf";
  * page count, page sizes in points, page text and rendered pixels.
  */
 
-export type RouteHandler = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void | Promise<void>;
-export type RouteSpec = string | { status?: number; headers?: Record<string, string>; body?: string | Buffer } | RouteHandler;
+export type RouteHandler = (
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: Buffer,
+) => void | Promise<void>;
+export type RouteSpec =
+  string | { status?: number; headers?: Record<string, string>; body?: string | Buffer } | RouteHandler;
 
 export interface TestServer {
   origin: string;
@@ -46,7 +51,9 @@ export async function startServer(routes: Record<string, RouteSpec> = {}): Promi
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(spec);
       return;
     }
-    res.writeHead(spec.status ?? 200, { "content-type": "text/html; charset=utf-8", ...spec.headers }).end(spec.body ?? "");
+    res
+      .writeHead(spec.status ?? 200, { "content-type": "text/html; charset=utf-8", ...spec.headers })
+      .end(spec.body ?? "");
   });
   server.on("connection", (s: net.Socket) => {
     connections++;
@@ -175,7 +182,7 @@ export function makeBmp(
   buf.writeUInt16LE(bits, 28);
   buf.writeUInt32LE(bits === 32 ? 3 : 0, 30); // BI_BITFIELDS for 32-bit
   buf.writeUInt32LE(rowBytes * height, 34);
-  const ppm = Math.round(((opts.dpi ?? 0) / 0.0254) || 0);
+  const ppm = Math.round((opts.dpi ?? 0) / 0.0254 || 0);
   buf.writeInt32LE(ppm, 38);
   buf.writeInt32LE(ppm, 42);
   if (bits === 32) {
@@ -203,7 +210,9 @@ export function makeBmp(
  * Writes an uncompressed RGB TIFF with one IFD per page (sharp writes only equal-size pages);
  * each page may have its own size, colour and resolution.
  */
-export function makeTiff(pages: Array<{ width: number; height: number; rgb: [number, number, number]; dpi?: number }>): Buffer {
+export function makeTiff(
+  pages: Array<{ width: number; height: number; rgb: [number, number, number]; dpi?: number }>,
+): Buffer {
   const parts: Buffer[] = [];
   let offset = 8;
   const header = Buffer.alloc(8);
@@ -272,7 +281,9 @@ export function makeTiff(pages: Array<{ width: number; height: number; rgb: [num
  * Writes a zip archive (for zip-bomb fixtures): each entry deflated (or stored), optionally with a
  * `declaredSize` that lies about its uncompressed size in both headers.
  */
-export function makeZip(entries: Array<{ name: string; data: Buffer; store?: boolean; declaredSize?: number }>): Buffer {
+export function makeZip(
+  entries: Array<{ name: string; data: Buffer; store?: boolean; declaredSize?: number }>,
+): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;

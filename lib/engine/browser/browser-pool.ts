@@ -83,7 +83,11 @@ export class BrowserPool {
    * Runs `job` with a fresh context of the warm browser, once a slot is free. The context is
    * closed afterwards whatever happens; `deadline` (epoch ms) bounds the wait in the queue.
    */
-  async withContext<T>(contextOptions: BrowserContextOptions, deadline: number, job: (lease: Lease) => Promise<T>): Promise<T> {
+  async withContext<T>(
+    contextOptions: BrowserContextOptions,
+    deadline: number,
+    job: (lease: Lease) => Promise<T>,
+  ): Promise<T> {
     if (this.closed) throw new ApiError(500, "The browser pool is shut down.");
     await this.takeSlot(deadline);
     let generation: Generation | undefined;
@@ -142,7 +146,12 @@ export class BrowserPool {
         () => {
           const i = this.waiting.indexOf(wake);
           if (i >= 0) this.waiting.splice(i, 1);
-          reject(new ApiError(408, "The server is busy rendering other web pages; the job timed out in the queue. Try again later."));
+          reject(
+            new ApiError(
+              408,
+              "The server is busy rendering other web pages; the job timed out in the queue. Try again later.",
+            ),
+          );
         },
         Math.max(0, deadline - Date.now()),
       );
@@ -197,9 +206,19 @@ export class BrowserPool {
     } catch (e) {
       await blackhole.close();
       const why = (e as Error).message?.split("\n")[0] ?? String(e);
-      throw new ApiError(500, `Web page conversion is unavailable: Chromium at ${executablePath} failed to start (${why}).`);
+      throw new ApiError(
+        500,
+        `Web page conversion is unavailable: Chromium at ${executablePath} failed to start (${why}).`,
+      );
     }
-    const gen: Generation = { id: ++this.generations, browser, blackhole, jobs: 0, active: 0, retiring: false };
+    const gen: Generation = {
+      id: ++this.generations,
+      browser,
+      blackhole,
+      jobs: 0,
+      active: 0,
+      retiring: false,
+    };
     browser.on("disconnected", () => {
       // A crash: the next job launches a fresh browser.
       this.retire(gen);

@@ -3,7 +3,12 @@ import fs from "node:fs";
 import { ApiError } from "@/lib/api/errors";
 
 /** Where a system Chromium usually lives when CHROMIUM_PATH is not set (Debian, Ubuntu, Alpine, Chrome). */
-const candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium", "/usr/bin/google-chrome"];
+const candidates = [
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/lib/chromium/chromium",
+  "/usr/bin/google-chrome",
+];
 
 const installHint =
   "Web page → PDF needs Chromium: install it (Debian/Ubuntu: apt-get install chromium) or set CHROMIUM_PATH to the browser's executable.";
@@ -21,15 +26,23 @@ function isExecutable(path: string): boolean {
  * The Chromium executable to drive: CHROMIUM_PATH when set (it must exist: a wrong value is an
  * operator error, not something to paper over), else the first system install found, else null.
  */
-export function findChromium(env: Record<string, string | undefined> = process.env): { path: string | null; problem?: string } {
+export function findChromium(env: Record<string, string | undefined> = process.env): {
+  path: string | null;
+  problem?: string;
+} {
   const configured = env.CHROMIUM_PATH?.trim();
   if (configured) {
     return isExecutable(configured)
       ? { path: configured }
-      : { path: null, problem: `CHROMIUM_PATH is set to ${configured}, which is not an executable file. ${installHint}` };
+      : {
+          path: null,
+          problem: `CHROMIUM_PATH is set to ${configured}, which is not an executable file. ${installHint}`,
+        };
   }
   const found = candidates.find(isExecutable);
-  return found ? { path: found } : { path: null, problem: `No Chromium found (looked in ${candidates.join(", ")}). ${installHint}` };
+  return found
+    ? { path: found }
+    : { path: null, problem: `No Chromium found (looked in ${candidates.join(", ")}). ${installHint}` };
 }
 
 /** The executable, or a 500 whose message tells the operator what to install. */

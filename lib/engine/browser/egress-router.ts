@@ -44,11 +44,30 @@ export interface EgressRouterState {
 }
 
 // Hop-by-hop and framing headers: the body is handed over whole and decoded.
-const dropResponseHeaders = new Set(["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive", "alt-svc"]);
-const dropRequestHeaders = new Set(["host", "connection", "content-length", "accept-encoding", "upgrade", "proxy-connection", "keep-alive", "te"]);
+const dropResponseHeaders = new Set([
+  "content-encoding",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "alt-svc",
+]);
+const dropRequestHeaders = new Set([
+  "host",
+  "connection",
+  "content-length",
+  "accept-encoding",
+  "upgrade",
+  "proxy-connection",
+  "keep-alive",
+  "te",
+]);
 
 /** Installs the routes on the context and returns the live state of what was fetched or blocked. */
-export async function routeThroughEgress(context: BrowserContext, opts: EgressRouterOptions): Promise<EgressRouterState> {
+export async function routeThroughEgress(
+  context: BrowserContext,
+  opts: EgressRouterOptions,
+): Promise<EgressRouterState> {
   const primed = new Map<string, EgressResponse>();
   const state: EgressRouterState = {
     blocked: [],
@@ -70,17 +89,33 @@ export async function routeThroughEgress(context: BrowserContext, opts: EgressRo
     const scheme = url.slice(0, url.indexOf(":") + 1).toLowerCase();
     if (scheme === "data:" || scheme === "blob:") return route.continue().catch(() => {});
     if (scheme !== "http:" && scheme !== "https:") {
-      return refuse(route, request, new ApiError(403, `url: ${scheme} URLs are not allowed in a converted page`), "blockedbyclient");
+      return refuse(
+        route,
+        request,
+        new ApiError(403, `url: ${scheme} URLs are not allowed in a converted page`),
+        "blockedbyclient",
+      );
     }
     if (opts.signal.aborted) return route.abort("aborted").catch(() => {});
     if (++state.requests > opts.maxRequests) {
-      return refuse(route, request, new ApiError(400, `url: the page made more than ${opts.maxRequests} requests`), "blockedbyclient");
+      return refuse(
+        route,
+        request,
+        new ApiError(400, `url: the page made more than ${opts.maxRequests} requests`),
+        "blockedbyclient",
+      );
     }
     const remainingBytes = opts.maxTotalBytes - state.bytes;
     const remainingMs = opts.deadline - Date.now();
     if (remainingBytes <= 0 || remainingMs <= 0) {
-      const why = remainingBytes <= 0 ? `downloaded more than ${opts.maxTotalBytes} bytes` : "ran out of time";
-      return refuse(route, request, new ApiError(remainingBytes <= 0 ? 413 : 408, `url: the page ${why}`), "blockedbyclient");
+      const why =
+        remainingBytes <= 0 ? `downloaded more than ${opts.maxTotalBytes} bytes` : "ran out of time";
+      return refuse(
+        route,
+        request,
+        new ApiError(remainingBytes <= 0 ? 413 : 408, `url: the page ${why}`),
+        "blockedbyclient",
+      );
     }
     try {
       let res = request.method() === "GET" ? primed.get(url) : undefined;
@@ -99,11 +134,19 @@ export async function routeThroughEgress(context: BrowserContext, opts: EgressRo
       const bytes = decodeBody(res.bytes, res.headers["content-encoding"], opts.maxResponseBytes);
       state.bytes += bytes.length;
       const outHeaders: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (!dropResponseHeaders.has(k.toLowerCase())) outHeaders[k] = v;
+      for (const [k, v] of Object.entries(res.headers))
+        if (!dropResponseHeaders.has(k.toLowerCase())) outHeaders[k] = v;
       await route.fulfill({ status: res.status, headers: outHeaders, body: bytes });
     } catch (e) {
       const error = toApiError(e);
-      const code = error.status === 403 ? "blockedbyclient" : error.status === 408 ? "timedout" : error.status === 413 ? "failed" : "connectionfailed";
+      const code =
+        error.status === 403
+          ? "blockedbyclient"
+          : error.status === 408
+            ? "timedout"
+            : error.status === 413
+              ? "failed"
+              : "connectionfailed";
       await refuse(route, request, error, code);
     }
   });
@@ -159,7 +202,8 @@ function decodeBody(bytes: Buffer, encoding: string | undefined, maxBytes: numbe
     }
     if (enc === "br") return zlib.brotliDecompressSync(bytes, opts);
   } catch (e) {
-    if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw new ApiError(413, `url: a response is larger than ${maxBytes} bytes once decoded`);
+    if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
+      throw new ApiError(413, `url: a response is larger than ${maxBytes} bytes once decoded`);
     throw new ApiError(400, `url: a response could not be decoded (${enc})`);
   }
   throw new ApiError(400, `url: a response uses an unsupported content encoding (${enc})`);

@@ -5,7 +5,8 @@
  * the seed only allows images given inline as base64 data.
  */
 
-const blockedElements = "script|iframe|frame|frameset|object|embed|applet|noscript|video|audio|template|form|portal|fencedframe";
+const blockedElements =
+  "script|iframe|frame|frameset|object|embed|applet|noscript|video|audio|template|form|portal|fencedframe";
 const blockedVoids = "link|meta|base|source|track|input|param";
 
 /** Keeps the caller's markup but drops scripts, frames and every non-`data:` resource reference. */
@@ -22,7 +23,10 @@ export function sanitizeTemplate(html: string): string {
     return tag.replace(/\s(srcset|lowsrc|longdesc|usemap)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi, "");
   });
   // Event handlers, and attributes that name other URLs.
-  s = s.replace(/\s(on[a-z]+|href|xlink:href|action|formaction|background|poster|ping|srcdoc|data)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi, "");
+  s = s.replace(
+    /\s(on[a-z]+|href|xlink:href|action|formaction|background|poster|ping|srcdoc|data)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)/gi,
+    "",
+  );
   // CSS: no @import and no url() other than data:.
   s = s.replace(/@import[^;]*;?/gi, "");
   s = s.replace(/url\(\s*(?!['"]?\s*data:)[^)]*\)/gi, "none");
@@ -36,7 +40,10 @@ export function sanitizeTemplate(html: string): string {
  * side margins, and at least the 8 px a page body gets by default).
  * The caller's own inline styles still win.
  */
-export function buildTemplate(html: string | undefined, sidePaddingPx: { left: number; right: number }): string {
+export function buildTemplate(
+  html: string | undefined,
+  sidePaddingPx: { left: number; right: number },
+): string {
   if (!html || !html.trim()) return "<span></span>";
   const side = (n: number) => Math.max(8, n).toFixed(1);
   const pad = `padding:0 ${side(sidePaddingPx.right)}px 0 ${side(sidePaddingPx.left)}px`;

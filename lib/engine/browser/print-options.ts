@@ -50,7 +50,10 @@ export interface PaperSize {
 export function parseLength(text: string, field: string): number {
   const m = /^([0-9]*\.?[0-9]+)\s*(px|mm|cm|in|pt)?$/i.exec(text.trim());
   if (!m) {
-    throw new ApiError(454, `${field}: "${text}" is not a length; use a number with px, mm, cm or in, e.g. 10mm or 0.5in.`);
+    throw new ApiError(
+      454,
+      `${field}: "${text}" is not a length; use a number with px, mm, cm or in, e.g. 10mm or 0.5in.`,
+    );
   }
   return Number(m[1]) * pxPerUnit[(m[2] ?? "px").toLowerCase()];
 }
@@ -60,10 +63,16 @@ export function parseLength(text: string, field: string): number {
  * (the seed's form is `{top} {right} {bottom} {left}`). Empty/absent → `fallback`.
  */
 export function parseMargins(text: string | undefined, fallback: Margins): Margins {
-  const parts = (text ?? "").trim().split(/[\s,]+/).filter(Boolean);
+  const parts = (text ?? "")
+    .trim()
+    .split(/[\s,]+/)
+    .filter(Boolean);
   if (parts.length === 0) return { ...fallback };
   if (parts.length > 4) {
-    throw new ApiError(454, `margins: "${text}" has ${parts.length} values; give one, or four as "top right bottom left".`);
+    throw new ApiError(
+      454,
+      `margins: "${text}" has ${parts.length} values; give one, or four as "top right bottom left".`,
+    );
   }
   const v = parts.map((p) => parseLength(p, "margins"));
   const [top, right = top, bottom = top, left = right] = v;
@@ -94,7 +103,10 @@ export function parsePaperSize(text: string | undefined, landscape: boolean): Pa
   }
   for (const side of [width, height]) {
     if (side < MIN_SIDE_PX || side > MAX_SIDE_PX) {
-      throw new ApiError(454, `paperSize: each side must be between 0.5 in and 200 in; "${raw}" is outside that range.`);
+      throw new ApiError(
+        454,
+        `paperSize: each side must be between 0.5 in and 200 in; "${raw}" is outside that range.`,
+      );
     }
   }
   return landscape ? { width: height, height: width } : { width, height };
@@ -103,7 +115,13 @@ export function parsePaperSize(text: string | undefined, landscape: boolean): Pa
 /** Fails when the margins leave no printable area on the page. */
 export function checkMarginsFit(margins: Margins, paper: PaperSize): void {
   const minContent = 24; // a quarter inch: Chromium refuses margins that swallow the page
-  if (margins.left + margins.right > paper.width - minContent || margins.top + margins.bottom > paper.height - minContent) {
-    throw new ApiError(454, "margins: the margins are larger than the page; make them smaller or choose a larger paperSize.");
+  if (
+    margins.left + margins.right > paper.width - minContent ||
+    margins.top + margins.bottom > paper.height - minContent
+  ) {
+    throw new ApiError(
+      454,
+      "margins: the margins are larger than the page; make them smaller or choose a larger paperSize.",
+    );
   }
 }

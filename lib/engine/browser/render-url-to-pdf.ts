@@ -101,142 +101,160 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
     viewport: { width: 1280, height: 800 },
   };
 
-  return pool.withContext(contextOptions, deadline, async ({ context, crashed }) => {
-    const jobAbort = new AbortController();
-    const state = await routeThroughEgress(context, {
-      deadline,
-      requestTimeoutMs: limits.requestTimeoutMs,
-      maxResponseBytes: limits.maxResponseBytes,
-      maxTotalBytes: limits.maxTotalBytes,
-      maxRequests: limits.maxRequests,
-      signal: jobAbort.signal,
-      log,
-    });
-    const page: Page = await context.newPage();
-    // Popups and dialogs must not hold the job.
-    context.on("page", (p) => {
-      if (p !== page) void p.close().catch(() => {});
-    });
-    page.on("dialog", (d) => void d.dismiss().catch(() => {}));
+  return pool
+    .withContext(contextOptions, deadline, async ({ context, crashed }) => {
+      const jobAbort = new AbortController();
+      const state = await routeThroughEgress(context, {
+        deadline,
+        requestTimeoutMs: limits.requestTimeoutMs,
+        maxResponseBytes: limits.maxResponseBytes,
+        maxTotalBytes: limits.maxTotalBytes,
+        maxRequests: limits.maxRequests,
+        signal: jobAbort.signal,
+        log,
+      });
+      const page: Page = await context.newPage();
+      // Popups and dialogs must not hold the job.
+      context.on("page", (p) => {
+        if (p !== page) void p.close().catch(() => {});
+      });
+      page.on("dialog", (d) => void d.dismiss().catch(() => {}));
 
-    let timer: NodeJS.Timeout | undefined;
-    const overall = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => {
-          jobAbort.abort();
-          reject(new ApiError(408, `url: converting the page took longer than ${Math.round(limits.totalTimeoutMs / 1000)} s.`));
-          void context.close().catch(() => {});
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-    });
-    try {
-      return await Promise.race([overall, printPage()]);
-    } catch (e) {
-      if (crashed()) throw new ApiError(500, "The browser crashed while rendering the page; try again.");
-      throw e;
-    } finally {
-      clearTimeout(timer);
-      jobAbort.abort();
-    }
-
-    async function printPage(): Promise<RenderUrlResult> {
-      if (opts.mediaType === "screen") await page.emulateMedia({ media: "screen" });
-      else if (opts.mediaType === "print" || opts.mediaType === undefined) await page.emulateMedia({ media: "print" });
-
-      const loadTimeout = Math.min(limits.loadTimeoutMs, deadline - Date.now());
-      const loadDeadline = Date.now() + loadTimeout;
-      // The page itself is fetched first, through the guard, following (and checking) its
-      // redirects: the browser then navigates straight to the final URL, so relative links
-      // resolve as they would for a visitor, and an unreachable or failing page is a clear error.
-      const userAgent = await page.evaluate(() => navigator.userAgent).catch(() => undefined);
-      let first: EgressResponse;
-      try {
-        first = await egressFetch(checked.url.href, {
-          headers: {
-            ...(userAgent ? { "user-agent": userAgent } : {}),
-            accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-            "accept-language": "en-US,en;q=0.9",
+      let timer: NodeJS.Timeout | undefined;
+      const overall = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => {
+            jobAbort.abort();
+            reject(
+              new ApiError(
+                408,
+                `url: converting the page took longer than ${Math.round(limits.totalTimeoutMs / 1000)} s.`,
+              ),
+            );
+            void context.close().catch(() => {});
           },
-          maxRedirects: 10,
-          maxBytes: limits.maxResponseBytes,
-          timeoutMs: Math.min(loadTimeout, limits.requestTimeoutMs),
-          signal: jobAbort.signal,
-          field: "url",
-        });
-      } catch (e) {
-        const error = toApiError(e);
-        if (error.status === 408) {
-          throw new ApiError(408, `url: the page did not answer within ${Math.round(Math.min(loadTimeout, limits.requestTimeoutMs) / 1000)} s.`);
-        }
-        throw error;
-      }
-      state.prime(first.finalUrl, first);
+          Math.max(0, deadline - Date.now()),
+        );
+      });
       try {
-        await page.goto(first.finalUrl, {
-          waitUntil: opts.doNotWaitFullLoad ? "domcontentloaded" : "load",
-          timeout: Math.max(1000, loadDeadline - Date.now()),
-        });
+        return await Promise.race([overall, printPage()]);
       } catch (e) {
-        if (state.navigationError) throw state.navigationError;
-        if (isApiError(e)) throw e;
-        const message = (e as Error).message ?? "";
-        if (/Timeout .*exceeded/i.test(message)) {
-          throw new ApiError(
-            408,
-            `url: the page did not finish loading within ${Math.round(loadTimeout / 1000)} s` +
-              (opts.doNotWaitFullLoad ? "." : "; set DoNotWaitFullLoad to print it without waiting for every resource."),
-          );
-        }
-        log(`web page: navigation failed: ${message.split("\n")[0]}`);
-        throw new ApiError(400, `url: the page could not be loaded (${firstLine(message)}).`);
+        if (crashed()) throw new ApiError(500, "The browser crashed while rendering the page; try again.");
+        throw e;
+      } finally {
+        clearTimeout(timer);
+        jobAbort.abort();
       }
 
-      if (!opts.doNotWaitFullLoad) {
-        const settle = Math.min(limits.settleMs, deadline - Date.now() - 1000);
-        if (settle > 0) await page.waitForLoadState("networkidle", { timeout: settle }).catch(() => {});
-      }
-      await waitForFonts(page, Math.min(3000, deadline - Date.now()));
+      async function printPage(): Promise<RenderUrlResult> {
+        if (opts.mediaType === "screen") await page.emulateMedia({ media: "screen" });
+        else if (opts.mediaType === "print" || opts.mediaType === undefined)
+          await page.emulateMedia({ media: "print" });
 
-      if (opts.customScript?.trim()) {
+        const loadTimeout = Math.min(limits.loadTimeoutMs, deadline - Date.now());
+        const loadDeadline = Date.now() + loadTimeout;
+        // The page itself is fetched first, through the guard, following (and checking) its
+        // redirects: the browser then navigates straight to the final URL, so relative links
+        // resolve as they would for a visitor, and an unreachable or failing page is a clear error.
+        const userAgent = await page.evaluate(() => navigator.userAgent).catch(() => undefined);
+        let first: EgressResponse;
         try {
-          await page.evaluate(opts.customScript);
+          first = await egressFetch(checked.url.href, {
+            headers: {
+              ...(userAgent ? { "user-agent": userAgent } : {}),
+              accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+              "accept-language": "en-US,en;q=0.9",
+            },
+            maxRedirects: 10,
+            maxBytes: limits.maxResponseBytes,
+            timeoutMs: Math.min(loadTimeout, limits.requestTimeoutMs),
+            signal: jobAbort.signal,
+            field: "url",
+          });
         } catch (e) {
-          if (crashed()) throw e;
-          throw new ApiError(454, `profiles.CustomScript: the script failed in the page: ${firstLine((e as Error).message ?? String(e))}`);
+          const error = toApiError(e);
+          if (error.status === 408) {
+            throw new ApiError(
+              408,
+              `url: the page did not answer within ${Math.round(Math.min(loadTimeout, limits.requestTimeoutMs) / 1000)} s.`,
+            );
+          }
+          throw error;
         }
+        state.prime(first.finalUrl, first);
+        try {
+          await page.goto(first.finalUrl, {
+            waitUntil: opts.doNotWaitFullLoad ? "domcontentloaded" : "load",
+            timeout: Math.max(1000, loadDeadline - Date.now()),
+          });
+        } catch (e) {
+          if (state.navigationError) throw state.navigationError;
+          if (isApiError(e)) throw e;
+          const message = (e as Error).message ?? "";
+          if (/Timeout .*exceeded/i.test(message)) {
+            throw new ApiError(
+              408,
+              `url: the page did not finish loading within ${Math.round(loadTimeout / 1000)} s` +
+                (opts.doNotWaitFullLoad
+                  ? "."
+                  : "; set DoNotWaitFullLoad to print it without waiting for every resource."),
+            );
+          }
+          log(`web page: navigation failed: ${message.split("\n")[0]}`);
+          throw new ApiError(400, `url: the page could not be loaded (${firstLine(message)}).`);
+        }
+
         if (!opts.doNotWaitFullLoad) {
           const settle = Math.min(limits.settleMs, deadline - Date.now() - 1000);
           if (settle > 0) await page.waitForLoadState("networkidle", { timeout: settle }).catch(() => {});
         }
-      }
+        await waitForFonts(page, Math.min(3000, deadline - Date.now()));
 
-      const displayHeaderFooter = hasHeader || hasFooter;
-      const pdf = await page.pdf({
-        width: `${paper.width}px`,
-        height: `${paper.height}px`,
-        landscape: false, // already applied to width/height
-        printBackground: opts.printBackground ?? true,
-        preferCSSPageSize: false,
-        margin: {
-          top: `${margins.top}px`,
-          right: `${margins.right}px`,
-          bottom: `${margins.bottom}px`,
-          left: `${margins.left}px`,
-        },
-        displayHeaderFooter,
-        headerTemplate: displayHeaderFooter ? buildTemplate(opts.header, margins) : undefined,
-        footerTemplate: displayHeaderFooter ? buildTemplate(opts.footer, margins) : undefined,
-      });
-      const title = await page.title().catch(() => "");
-      log(`web page: printed ${page.url().slice(0, 200)} in ${Date.now() - started} ms (${state.requests} requests, ${state.blocked.length} refused)`);
-      return { pdf, finalUrl: page.url(), title, blocked: state.blocked };
-    }
-  }).catch((e: unknown) => {
-    if (isApiError(e)) throw e;
-    log(`web page: unexpected failure: ${(e as Error)?.stack ?? String(e)}`);
-    throw toApiError(e);
-  });
+        if (opts.customScript?.trim()) {
+          try {
+            await page.evaluate(opts.customScript);
+          } catch (e) {
+            if (crashed()) throw e;
+            throw new ApiError(
+              454,
+              `profiles.CustomScript: the script failed in the page: ${firstLine((e as Error).message ?? String(e))}`,
+            );
+          }
+          if (!opts.doNotWaitFullLoad) {
+            const settle = Math.min(limits.settleMs, deadline - Date.now() - 1000);
+            if (settle > 0) await page.waitForLoadState("networkidle", { timeout: settle }).catch(() => {});
+          }
+        }
+
+        const displayHeaderFooter = hasHeader || hasFooter;
+        const pdf = await page.pdf({
+          width: `${paper.width}px`,
+          height: `${paper.height}px`,
+          landscape: false, // already applied to width/height
+          printBackground: opts.printBackground ?? true,
+          preferCSSPageSize: false,
+          margin: {
+            top: `${margins.top}px`,
+            right: `${margins.right}px`,
+            bottom: `${margins.bottom}px`,
+            left: `${margins.left}px`,
+          },
+          displayHeaderFooter,
+          headerTemplate: displayHeaderFooter ? buildTemplate(opts.header, margins) : undefined,
+          footerTemplate: displayHeaderFooter ? buildTemplate(opts.footer, margins) : undefined,
+        });
+        const title = await page.title().catch(() => "");
+        log(
+          `web page: printed ${page.url().slice(0, 200)} in ${Date.now() - started} ms (${state.requests} requests, ${state.blocked.length} refused)`,
+        );
+        return { pdf, finalUrl: page.url(), title, blocked: state.blocked };
+      }
+    })
+    .catch((e: unknown) => {
+      if (isApiError(e)) throw e;
+      log(`web page: unexpected failure: ${(e as Error)?.stack ?? String(e)}`);
+      throw toApiError(e);
+    });
 }
 
 async function waitForFonts(page: Page, timeoutMs: number): Promise<void> {
@@ -248,5 +266,8 @@ async function waitForFonts(page: Page, timeoutMs: number): Promise<void> {
 }
 
 function firstLine(message: string): string {
-  return message.split("\n")[0].replace(/^page\.\w+: /, "").slice(0, 200);
+  return message
+    .split("\n")[0]
+    .replace(/^page\.\w+: /, "")
+    .slice(0, 200);
 }

@@ -19,7 +19,11 @@ export function readBmpHeader(bytes: Uint8Array): BmpHeader | null {
   const dibSize = view.getUint32(14, true);
   if (dibSize === 12) {
     // BITMAPCOREHEADER (OS/2 1.x): 16-bit sizes, no resolution.
-    return { width: view.getUint16(18, true), height: view.getUint16(20, true), bitsPerPixel: view.getUint16(24, true) };
+    return {
+      width: view.getUint16(18, true),
+      height: view.getUint16(20, true),
+      bitsPerPixel: view.getUint16(24, true),
+    };
   }
   if (dibSize < 16 || bytes.length < 14 + Math.min(dibSize, 40)) return null;
   const width = view.getInt32(18, true);

@@ -47,7 +47,11 @@ export function pageSizeFor(page: ImagePage): { width: number; height: number } 
  * orientation (1 as stored, 2 mirrored, 3 turned 180°, 4 flipped, 5 transposed, 6 turned 90°
  * clockwise, 7 transversed, 8 turned 90° anticlockwise).
  */
-export function orientationMatrix(orientation: number, W: number, H: number): [number, number, number, number, number, number] {
+export function orientationMatrix(
+  orientation: number,
+  W: number,
+  H: number,
+): [number, number, number, number, number, number] {
   switch (orientation) {
     case 2:
       return [-W, 0, 0, H, W, 0];
@@ -69,7 +73,11 @@ export function orientationMatrix(orientation: number, W: number, H: number): [n
 }
 
 /** Builds the PDF from the planned pages (already selected and limit-checked). */
-export async function buildImagePdf(inputs: ImageInput[], pages: PlannedPage[], limits: ImageLimits): Promise<Uint8Array> {
+export async function buildImagePdf(
+  inputs: ImageInput[],
+  pages: PlannedPage[],
+  limits: ImageLimits,
+): Promise<Uint8Array> {
   quietMupdf();
   const doc = new mupdf.PDFDocument();
   try {
@@ -89,7 +97,12 @@ export async function buildImagePdf(inputs: ImageInput[], pages: PlannedPage[], 
   }
 }
 
-async function addImageObject(doc: mupdf.PDFDocument, input: ImageInput, page: ImagePage, limits: ImageLimits): Promise<mupdf.PDFObject> {
+async function addImageObject(
+  doc: mupdf.PDFDocument,
+  input: ImageInput,
+  page: ImagePage,
+  limits: ImageLimits,
+): Promise<mupdf.PDFObject> {
   const { format } = input.probe;
   if (format === "jpeg") {
     // Decode once at 1/8 scale to prove the data is whole, then embed the original bytes.
@@ -119,8 +132,19 @@ function addWithMupdf(doc: mupdf.PDFDocument, input: ImageInput): mupdf.PDFObjec
  * Decodes with sharp and re-encodes as PNG (lossless; 8 or 16 bits, grey or RGB), then moves the
  * PNG's zlib data straight into a FlateDecode stream: PDF's PNG predictors read it as is.
  */
-async function addLossless(doc: mupdf.PDFDocument, input: ImageInput, page: ImagePage, limits: ImageLimits): Promise<mupdf.PDFObject> {
-  const open = () => sharp(input.bytes, { failOn: "truncated", limitInputPixels: limits.maxPixels, page: page.page, pages: 1 });
+async function addLossless(
+  doc: mupdf.PDFDocument,
+  input: ImageInput,
+  page: ImagePage,
+  limits: ImageLimits,
+): Promise<mupdf.PDFObject> {
+  const open = () =>
+    sharp(input.bytes, {
+      failOn: "truncated",
+      limitInputPixels: limits.maxPixels,
+      page: page.page,
+      pages: 1,
+    });
   try {
     const meta = await open().metadata();
     const grey = meta.channels !== undefined && meta.channels <= 2 && meta.space !== "cmyk";
@@ -130,7 +154,11 @@ async function addLossless(doc: mupdf.PDFDocument, input: ImageInput, page: Imag
     if (meta.hasAlpha) {
       const { isOpaque } = await open().stats();
       if (!isOpaque) {
-        const alphaPng = await open().extractChannel("alpha").toColourspace(deep ? "grey16" : "b-w").png(pngOptions).toBuffer();
+        const alphaPng = await open()
+          .extractChannel("alpha")
+          .toColourspace(deep ? "grey16" : "b-w")
+          .png(pngOptions)
+          .toBuffer();
         smask = addPngStream(doc, alphaPng, "DeviceGray", undefined);
       }
     }
@@ -142,13 +170,24 @@ async function addLossless(doc: mupdf.PDFDocument, input: ImageInput, page: Imag
   }
 }
 
-const pngOptions = { compressionLevel: 6, adaptiveFiltering: true, palette: false, progressive: false } as const;
+const pngOptions = {
+  compressionLevel: 6,
+  adaptiveFiltering: true,
+  palette: false,
+  progressive: false,
+} as const;
 
 /** Wraps a non-interlaced grey/RGB PNG's IDAT data as an image XObject (ISO 32000-1 §7.4.4.4, predictors). */
-function addPngStream(doc: mupdf.PDFDocument, png: Buffer, colorSpace: "DeviceGray" | "DeviceRGB", smask: mupdf.PDFObject | undefined): mupdf.PDFObject {
+function addPngStream(
+  doc: mupdf.PDFDocument,
+  png: Buffer,
+  colorSpace: "DeviceGray" | "DeviceRGB",
+  smask: mupdf.PDFObject | undefined,
+): mupdf.PDFObject {
   const { width, height, bitDepth, colorType, interlace, idat } = readPng(png);
   const colors = colorType === 0 ? 1 : colorType === 2 ? 3 : 0;
-  if (!colors || interlace !== 0) throw new Error(`unexpected PNG layout from the encoder (type ${colorType}, interlace ${interlace})`);
+  if (!colors || interlace !== 0)
+    throw new Error(`unexpected PNG layout from the encoder (type ${colorType}, interlace ${interlace})`);
   const dict: Record<string, unknown> = {
     Type: doc.newName("XObject"),
     Subtype: doc.newName("Image"),
@@ -164,16 +203,30 @@ function addPngStream(doc: mupdf.PDFDocument, png: Buffer, colorSpace: "DeviceGr
 }
 
 /** Splits a PNG into its header fields and the concatenated IDAT payload. */
-export function readPng(png: Buffer): { width: number; height: number; bitDepth: number; colorType: number; interlace: number; idat: Buffer } {
+export function readPng(png: Buffer): {
+  width: number;
+  height: number;
+  bitDepth: number;
+  colorType: number;
+  interlace: number;
+  idat: Buffer;
+} {
   let off = 8;
-  let header: { width: number; height: number; bitDepth: number; colorType: number; interlace: number } | undefined;
+  let header:
+    { width: number; height: number; bitDepth: number; colorType: number; interlace: number } | undefined;
   const parts: Buffer[] = [];
   while (off + 8 <= png.length) {
     const len = png.readUInt32BE(off);
     const type = png.toString("latin1", off + 4, off + 8);
     const data = png.subarray(off + 8, off + 8 + len);
     if (type === "IHDR") {
-      header = { width: data.readUInt32BE(0), height: data.readUInt32BE(4), bitDepth: data[8], colorType: data[9], interlace: data[12] };
+      header = {
+        width: data.readUInt32BE(0),
+        height: data.readUInt32BE(4),
+        bitDepth: data[8],
+        colorType: data[9],
+        interlace: data[12],
+      };
     } else if (type === "IDAT") parts.push(data);
     else if (type === "IEND") break;
     off += 12 + len;
@@ -183,9 +236,15 @@ export function readPng(png: Buffer): { width: number; height: number; bitDepth:
 }
 
 function damaged(input: ImageInput, e: unknown): ApiError {
-  const why = String((e as Error)?.message ?? e).split("\n")[0].slice(0, 160);
-  if (/pixel limit/i.test(why)) return new ApiError(413, `${input.label}: the image is larger than the pixel limit.`);
-  return new ApiError(442, `${input.label}: the ${input.probe.format.toUpperCase()} file is damaged or incomplete (${why}).`);
+  const why = String((e as Error)?.message ?? e)
+    .split("\n")[0]
+    .slice(0, 160);
+  if (/pixel limit/i.test(why))
+    return new ApiError(413, `${input.label}: the image is larger than the pixel limit.`);
+  return new ApiError(
+    442,
+    `${input.label}: the ${input.probe.format.toUpperCase()} file is damaged or incomplete (${why}).`,
+  );
 }
 
 function round(n: number): number {

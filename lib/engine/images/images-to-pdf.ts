@@ -26,7 +26,10 @@ export async function imagesToPdf(
   }
   const all = planPages(inputs);
   if (all.length > limits.maxPages) {
-    throw new ApiError(413, `url: the images hold ${all.length} pages, more than the limit of ${limits.maxPages}.`);
+    throw new ApiError(
+      413,
+      `url: the images hold ${all.length} pages, more than the limit of ${limits.maxPages}.`,
+    );
   }
   const selected = parsePages(opts.pages, all.length, 0).map((i) => all[i]);
   const pdf = await buildImagePdf(inputs, selected, limits);

@@ -2,7 +2,12 @@ import "server-only";
 import sharp, { type Metadata } from "sharp";
 import { ApiError } from "@/lib/api/errors";
 import { readBmpHeader } from "./bmp-header";
-import { describeOtherFormat, sniffImageFormat, supportedImageFormats, type ImageFormat } from "./sniff-image";
+import {
+  describeOtherFormat,
+  sniffImageFormat,
+  supportedImageFormats,
+  type ImageFormat,
+} from "./sniff-image";
 
 /**
  * Reads what images → PDF needs from an image's headers only (format, pages, pixel size,
@@ -69,7 +74,12 @@ export async function probeImage(bytes: Uint8Array, label: string, limits: Image
     if (!h) throw new ApiError(442, `${label}: the BMP file is damaged (unreadable header).`);
     checkSize(h.width, h.height);
     const dpiX = sane(h.dpiX) ?? 72;
-    return { format, pages: [{ page: 0, width: h.width, height: h.height, dpiX, dpiY: sane(h.dpiY) ?? dpiX, orientation: 1 }] };
+    return {
+      format,
+      pages: [
+        { page: 0, width: h.width, height: h.height, dpiX, dpiY: sane(h.dpiY) ?? dpiX, orientation: 1 },
+      ],
+    };
   }
 
   // Header-only read: sharp's own limit is off here so that our message (with the limit) wins.
@@ -81,7 +91,10 @@ export async function probeImage(bytes: Uint8Array, label: string, limits: Image
   }
   const pageCount = format === "tiff" ? Math.max(1, meta.pages ?? 1) : 1; // GIF/WebP: first frame only
   if (pageCount > limits.maxPages) {
-    throw new ApiError(413, `${label}: ${pageCount} pages is more than the limit of ${limits.maxPages} pages.`);
+    throw new ApiError(
+      413,
+      `${label}: ${pageCount} pages is more than the limit of ${limits.maxPages} pages.`,
+    );
   }
   const pages: ImagePage[] = [];
   for (let page = 0; page < pageCount; page++) {
@@ -95,14 +108,24 @@ export async function probeImage(bytes: Uint8Array, label: string, limits: Image
     }
     const width = m.width ?? 0;
     const height = format === "tiff" ? (m.height ?? 0) : (m.pageHeight ?? m.height ?? 0);
-    if (!width || !height) throw new ApiError(442, `${label}: the ${format.toUpperCase()} file has no pixel size.`);
+    if (!width || !height)
+      throw new ApiError(442, `${label}: the ${format.toUpperCase()} file has no pixel size.`);
     checkSize(width, height, page);
     const dpi = sane(m.density) ?? 72;
-    pages.push({ page, width, height, dpiX: dpi, dpiY: dpi, orientation: m.orientation && m.orientation >= 1 && m.orientation <= 8 ? m.orientation : 1 });
+    pages.push({
+      page,
+      width,
+      height,
+      dpiX: dpi,
+      dpiY: dpi,
+      orientation: m.orientation && m.orientation >= 1 && m.orientation <= 8 ? m.orientation : 1,
+    });
   }
   return { format, pages };
 }
 
 function firstLine(e: unknown): string {
-  return String((e as Error)?.message ?? e).split("\n")[0].slice(0, 160);
+  return String((e as Error)?.message ?? e)
+    .split("\n")[0]
+    .slice(0, 160);
 }

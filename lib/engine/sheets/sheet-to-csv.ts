@@ -64,7 +64,8 @@ const what = "the spreadsheet";
 export function sheetToCsv(bytes: Buffer, opts: SheetToCsvOptions = {}): SheetCsv {
   const limits = { ...sheetLimitsFromEnv(), ...opts.limits };
   const index = (opts.worksheetIndex ?? 1) - 1;
-  if (!Number.isInteger(index) || index < 0) throw new ApiError(454, "worksheetIndex: give a sheet number starting at 1.");
+  if (!Number.isInteger(index) || index < 0)
+    throw new ApiError(454, "worksheetIndex: give a sheet number starting at 1.");
   const { format, input } = classify(bytes, limits);
 
   const common: XLSX.ParsingOptions = {
@@ -89,7 +90,10 @@ export function sheetToCsv(bytes: Buffer, opts: SheetToCsvOptions = {}): SheetCs
   const sheetCount = wb.SheetNames.length;
   if (sheetCount === 0) throw new ApiError(442, `${what}: the workbook has no sheets.`);
   if (index >= sheetCount) {
-    throw new ApiError(454, `worksheetIndex: the workbook has ${sheetCount} sheet(s); give a number from 1 to ${sheetCount}.`);
+    throw new ApiError(
+      454,
+      `worksheetIndex: the workbook has ${sheetCount} sheet(s); give a number from 1 to ${sheetCount}.`,
+    );
   }
   const sheetName = wb.SheetNames[index];
   const ws = wb.Sheets[sheetName];
@@ -99,7 +103,10 @@ export function sheetToCsv(bytes: Buffer, opts: SheetToCsvOptions = {}): SheetCs
   const full = XLSX.utils.decode_range((ws["!fullref"] as string | undefined) ?? ws["!ref"]);
   const fullRows = full.e.r + 1;
   if (fullRows > limits.maxRows) {
-    throw new ApiError(413, `worksheetIndex: sheet "${sheetName}" has ${fullRows} rows; the limit is ${limits.maxRows}.`);
+    throw new ApiError(
+      413,
+      `worksheetIndex: sheet "${sheetName}" has ${fullRows} rows; the limit is ${limits.maxRows}.`,
+    );
   }
   let range = XLSX.utils.decode_range(ws["!ref"]);
   if (cellsOf(range) > limits.maxCells) {
@@ -181,19 +188,29 @@ function classify(bytes: Buffer, limits: SheetLimits): { format: SheetFormat; in
     const names = new Set(entries.map((e) => e.name.toLowerCase()));
     if (names.has("content.xml") || names.has("mimetype")) return { format: "ods", input: bytes };
     if (names.has("[content_types].xml")) return { format: "xlsx", input: bytes };
-    throw new ApiError(415, `${what}: this zip file is not a workbook (no Excel or OpenDocument parts); send .xls, .xlsx, .ods or .csv.`);
+    throw new ApiError(
+      415,
+      `${what}: this zip file is not a workbook (no Excel or OpenDocument parts); send .xls, .xlsx, .ods or .csv.`,
+    );
   }
-  if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) return { format: "xls", input: bytes };
+  if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0)
+    return { format: "xls", input: bytes };
   // BIFF2–4 worksheets without the compound-file wrapper start with a BOF record.
-  if (bytes[0] === 0x09 && (bytes[1] === 0x00 || bytes[1] === 0x02 || bytes[1] === 0x04 || bytes[1] === 0x08) && bytes[2] <= 0x10) {
+  if (
+    bytes[0] === 0x09 &&
+    (bytes[1] === 0x00 || bytes[1] === 0x02 || bytes[1] === 0x04 || bytes[1] === 0x08) &&
+    bytes[2] <= 0x10
+  ) {
     return { format: "xls", input: bytes };
   }
   const head = bytes.subarray(0, Math.min(bytes.length, 8192));
   if (head.includes(0)) {
-    if (head.subarray(0, 5).toString("latin1") === "%PDF-") throw new ApiError(415, `${what}: this is a PDF; send .xls, .xlsx, .ods or .csv.`);
+    if (head.subarray(0, 5).toString("latin1") === "%PDF-")
+      throw new ApiError(415, `${what}: this is a PDF; send .xls, .xlsx, .ods or .csv.`);
     throw new ApiError(415, `${what}: not a spreadsheet; send .xls, .xlsx, .ods or .csv.`);
   }
-  if (head.subarray(0, 5).toString("latin1") === "%PDF-") throw new ApiError(415, `${what}: this is a PDF; send .xls, .xlsx, .ods or .csv.`);
+  if (head.subarray(0, 5).toString("latin1") === "%PDF-")
+    throw new ApiError(415, `${what}: this is a PDF; send .xls, .xlsx, .ods or .csv.`);
   const text = decodeText(bytes);
   const start = text.trimStart().slice(0, 200).toLowerCase();
   if (start.startsWith("<?xml") || start.startsWith("<office:document") || start.startsWith("<workbook")) {
@@ -214,8 +231,15 @@ function decodeText(bytes: Buffer): string {
 function readFailure(e: unknown, format: SheetFormat): ApiError {
   const message = String((e as Error)?.message ?? e);
   if (/password|encrypt/i.test(message)) {
-    return new ApiError(442, `${what}: the workbook is password-protected; remove the password and send it again.`);
+    return new ApiError(
+      442,
+      `${what}: the workbook is password-protected; remove the password and send it again.`,
+    );
   }
-  if (/unsupported|not supported/i.test(message)) return new ApiError(415, `${what}: ${message.split("\n")[0].slice(0, 200)}.`);
-  return new ApiError(442, `${what}: the ${format.toUpperCase()} file is damaged or not a workbook (${message.split("\n")[0].slice(0, 160)}).`);
+  if (/unsupported|not supported/i.test(message))
+    return new ApiError(415, `${what}: ${message.split("\n")[0].slice(0, 200)}.`);
+  return new ApiError(
+    442,
+    `${what}: the ${format.toUpperCase()} file is damaged or not a workbook (${message.split("\n")[0].slice(0, 160)}).`,
+  );
 }

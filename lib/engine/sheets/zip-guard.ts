@@ -32,7 +32,13 @@ const RATIO_FLOOR = 1024 * 1024;
 
 /** True when the bytes start like a zip archive. */
 export function isZip(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 3 || bytes[2] === 5) && (bytes[3] === 4 || bytes[3] === 6);
+  return (
+    bytes.length >= 4 &&
+    bytes[0] === 0x50 &&
+    bytes[1] === 0x4b &&
+    (bytes[2] === 3 || bytes[2] === 5) &&
+    (bytes[3] === 4 || bytes[3] === 6)
+  );
 }
 
 /** Reads the central directory. Throws 442 for a damaged archive, 413 for zip64 (too large anyway). */
@@ -50,7 +56,10 @@ export function readZipDirectory(buf: Buffer, what: string): ZipEntryInfo[] {
   const cdSize = buf.readUInt32LE(eocd + 12);
   const cdOffset = buf.readUInt32LE(eocd + 16);
   if (count === 0xffff || cdOffset === 0xffffffff || cdSize === 0xffffffff) {
-    throw new ApiError(413, `${what}: ZIP64 workbooks are not accepted (larger than 4 GB or more than 65535 parts).`);
+    throw new ApiError(
+      413,
+      `${what}: ZIP64 workbooks are not accepted (larger than 4 GB or more than 65535 parts).`,
+    );
   }
   if (cdOffset + cdSize > eocd) throw damaged("zip directory out of bounds");
   const entries: ZipEntryInfo[] = [];
@@ -75,25 +84,40 @@ export function readZipDirectory(buf: Buffer, what: string): ZipEntryInfo[] {
 export function checkZip(buf: Buffer, what: string, limits: ZipLimits): ZipEntryInfo[] {
   const entries = readZipDirectory(buf, what);
   const refuse = (why: string) => new ApiError(413, `${what}: refused, ${why}.`);
-  if (entries.length > limits.maxEntries) throw refuse(`it holds ${entries.length} parts (limit ${limits.maxEntries})`);
+  if (entries.length > limits.maxEntries)
+    throw refuse(`it holds ${entries.length} parts (limit ${limits.maxEntries})`);
   let declared = 0;
   for (const e of entries) {
     declared += e.uncompressedSize;
-    if (e.uncompressedSize > RATIO_FLOOR && e.uncompressedSize > limits.maxRatio * Math.max(1, e.compressedSize)) {
-      throw refuse(`part ${e.name} expands ${Math.round(e.uncompressedSize / Math.max(1, e.compressedSize))}× (a zip bomb?)`);
+    if (
+      e.uncompressedSize > RATIO_FLOOR &&
+      e.uncompressedSize > limits.maxRatio * Math.max(1, e.compressedSize)
+    ) {
+      throw refuse(
+        `part ${e.name} expands ${Math.round(e.uncompressedSize / Math.max(1, e.compressedSize))}× (a zip bomb?)`,
+      );
     }
   }
   if (declared > limits.maxUncompressedBytes) {
     throw refuse(`it expands to ${formatMb(declared)} (limit ${formatMb(limits.maxUncompressedBytes)})`);
   }
   for (const e of entries) {
-    if (e.method !== 0 && e.method !== 8) throw new ApiError(415, `${what}: part ${e.name} uses zip compression method ${e.method}, which is not supported.`);
+    if (e.method !== 0 && e.method !== 8)
+      throw new ApiError(
+        415,
+        `${what}: part ${e.name} uses zip compression method ${e.method}, which is not supported.`,
+      );
     const lo = e.localHeaderOffset;
-    if (lo + 30 > buf.length || buf.readUInt32LE(lo) !== LFH) throw new ApiError(442, `${what}: the file is damaged (bad local header for ${e.name}).`);
+    if (lo + 30 > buf.length || buf.readUInt32LE(lo) !== LFH)
+      throw new ApiError(442, `${what}: the file is damaged (bad local header for ${e.name}).`);
     const start = lo + 30 + buf.readUInt16LE(lo + 26) + buf.readUInt16LE(lo + 28);
     const data = buf.subarray(start, start + e.compressedSize);
     if (e.method === 0) {
-      if (e.compressedSize !== e.uncompressedSize) throw new ApiError(442, `${what}: the file is damaged (stored part ${e.name} has inconsistent sizes).`);
+      if (e.compressedSize !== e.uncompressedSize)
+        throw new ApiError(
+          442,
+          `${what}: the file is damaged (stored part ${e.name} has inconsistent sizes).`,
+        );
       continue;
     }
     let actual: number;
@@ -106,7 +130,10 @@ export function checkZip(buf: Buffer, what: string, limits: ZipLimits): ZipEntry
       throw new ApiError(442, `${what}: the file is damaged (part ${e.name} cannot be decompressed).`);
     }
     if (actual !== e.uncompressedSize && !(e.uncompressedSize === 0 && actual <= 1)) {
-      throw new ApiError(442, `${what}: the file is damaged (part ${e.name} is ${actual} bytes, declared ${e.uncompressedSize}).`);
+      throw new ApiError(
+        442,
+        `${what}: the file is damaged (part ${e.name} is ${actual} bytes, declared ${e.uncompressedSize}).`,
+      );
     }
   }
   return entries;

@@ -11,7 +11,8 @@ export const operation = defineOperation({
   method: "POST",
   path: "/v1/pdf/convert/from/url",
   title: "Web page to PDF",
-  summary: "Loads a web page in a headless browser and prints it to PDF, with paper size, margins, header and footer.",
+  summary:
+    "Loads a web page in a headless browser and prints it to PDF, with paper size, margins, header and footer.",
   category: "convert",
   params: z.object({
     url: meta(z.string().min(1, "url: give the address of the web page"), {
@@ -50,7 +51,7 @@ export const operation = defineOperation({
     }),
     header: meta(z.string().max(100_000).optional(), {
       label: "Header HTML",
-      help: 'HTML on top of every page. Elements with class date, title, url, pageNumber or totalPages get those values; images only as data:image/...;base64.',
+      help: "HTML on top of every page. Elements with class date, title, url, pageNumber or totalPages get those values; images only as data:image/...;base64.",
       widget: "textarea",
       example: '<div style="text-align:right"><span class="title"></span></div>',
     }),
@@ -58,7 +59,8 @@ export const operation = defineOperation({
       label: "Footer HTML",
       help: "HTML at the bottom of every page, with the same classes as the header.",
       widget: "textarea",
-      example: '<div style="text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
+      example:
+        '<div style="text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
     }),
     name: common.name,
     expiration: common.expiration,

@@ -16,11 +16,17 @@ export const operation = defineOperation({
   category: "convert",
   params: z.object({
     url: common.url,
-    worksheetIndex: meta(z.string().regex(/^\s*\d+\s*$/, "worksheetIndex: give the sheet number, 1 for the first sheet").optional(), {
-      label: "Worksheet",
-      help: "Number of the sheet to convert; the first sheet is 1 (default).",
-      example: "1",
-    }),
+    worksheetIndex: meta(
+      z
+        .string()
+        .regex(/^\s*\d+\s*$/, "worksheetIndex: give the sheet number, 1 for the first sheet")
+        .optional(),
+      {
+        label: "Worksheet",
+        help: "Number of the sheet to convert; the first sheet is 1 (default).",
+        example: "1",
+      },
+    ),
     inline: common.inline,
     name: common.name,
     expiration: common.expiration,

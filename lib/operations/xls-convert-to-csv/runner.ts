@@ -11,11 +11,14 @@ import type { operation } from "./contract";
 export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
   const source = ctx.sources[0];
   if (!source) throw new ApiError(400, "url: give the URL of a spreadsheet (.xls, .xlsx, .ods or .csv).");
-  const index = ctx.params.worksheetIndex === undefined ? 1 : Number.parseInt(ctx.params.worksheetIndex.trim(), 10);
+  const index =
+    ctx.params.worksheetIndex === undefined ? 1 : Number.parseInt(ctx.params.worksheetIndex.trim(), 10);
   const result = sheetToCsv(await readFile(source.path), { worksheetIndex: index });
   const file = path.join(ctx.workDir, "result.csv");
   await writeFile(file, result.csv, "utf8");
-  ctx.log(`xls to csv: ${result.format}, sheet ${index} of ${result.sheetCount} ("${result.sheetName}"), ${result.rows}×${result.columns}`);
+  ctx.log(
+    `xls to csv: ${result.format}, sheet ${index} of ${result.sheetCount} ("${result.sheetName}"), ${result.rows}×${result.columns}`,
+  );
   return {
     outputs: [{ path: file, name: csvName(ctx.params.name), contentType: "text/csv" }],
     inlineText: result.csv,

@@ -3,7 +3,12 @@ import type { z } from "zod";
 import type { OperationDefinition } from "@/lib/operations/types";
 import { coerceObject } from "@/lib/api/wire";
 import { buildTemplate, sanitizeTemplate } from "@/lib/engine/browser/header-footer";
-import { checkMarginsFit, parseLength, parseMargins, parsePaperSize } from "@/lib/engine/browser/print-options";
+import {
+  checkMarginsFit,
+  parseLength,
+  parseMargins,
+  parsePaperSize,
+} from "@/lib/engine/browser/print-options";
 import { findChromium } from "@/lib/engine/browser/chromium-path";
 import { operation as fromUrl } from "@/lib/operations/pdf-convert-from-url/contract";
 import { operation as fromImage } from "@/lib/operations/pdf-convert-from-image/contract";
@@ -11,8 +16,10 @@ import { operation as toCsv } from "@/lib/operations/xls-convert-to-csv/contract
 
 /** Contracts of pdf-convert-from-url, pdf-convert-from-image and xls-convert-to-csv, and the print-setting parsers. */
 
-const parse = <S extends z.ZodObject>(op: OperationDefinition<S>, wire: Record<string, unknown>): z.infer<S> =>
-  op.params.parse(coerceObject(wire, op.params));
+const parse = <S extends z.ZodObject>(
+  op: OperationDefinition<S>,
+  wire: Record<string, unknown>,
+): z.infer<S> => op.params.parse(coerceObject(wire, op.params));
 const zero = { top: 0, right: 0, bottom: 0, left: 0 };
 
 describe("conversion contracts", () => {
@@ -44,16 +51,24 @@ describe("conversion contracts", () => {
   });
 
   it("pdf-convert-from-image keeps the comma-separated URLs as one string", () => {
-    const p = parse(fromImage, { url: "https://a.example/1.png,https://a.example/2.jpg", pages: "", name: "album" });
+    const p = parse(fromImage, {
+      url: "https://a.example/1.png,https://a.example/2.jpg",
+      pages: "",
+      name: "album",
+    });
     expect(p.url).toBe("https://a.example/1.png,https://a.example/2.jpg");
     expect(p.pages).toBeUndefined();
     expect(fromImage.input).toBe("images");
   });
 
   it("xls-convert-to-csv takes worksheetIndex as digits in any case, numbers too", () => {
-    expect(parse(toCsv, { url: "https://a.example/b.xlsx", worksheetindex: "2", inline: "true" })).toMatchObject({ worksheetIndex: "2", inline: true });
+    expect(
+      parse(toCsv, { url: "https://a.example/b.xlsx", worksheetindex: "2", inline: "true" }),
+    ).toMatchObject({ worksheetIndex: "2", inline: true });
     expect(parse(toCsv, { url: "https://a.example/b.xlsx", WorksheetIndex: 3 }).worksheetIndex).toBe("3");
-    expect(() => parse(toCsv, { url: "https://a.example/b.xlsx", worksheetIndex: "first" })).toThrow(/worksheetIndex/);
+    expect(() => parse(toCsv, { url: "https://a.example/b.xlsx", worksheetIndex: "first" })).toThrow(
+      /worksheetIndex/,
+    );
     expect(toCsv.input).toBe("sheet");
   });
 });
@@ -78,7 +93,9 @@ describe("print settings", () => {
     expect(parseMargins("1px 2px 3px 4px", zero)).toEqual({ top: 1, right: 2, bottom: 3, left: 4 });
     expect(parseMargins(undefined, { ...zero, top: 48 })).toEqual({ ...zero, top: 48 });
     expect(() => parseMargins("10 px 5", zero)).toThrow(expect.objectContaining({ status: 454 }));
-    expect(() => parseMargins("-5px", zero)).toThrow(expect.objectContaining({ status: 454, message: expect.stringContaining("margins") }));
+    expect(() => parseMargins("-5px", zero)).toThrow(
+      expect.objectContaining({ status: 454, message: expect.stringContaining("margins") }),
+    );
   });
 
   it("paper sizes: names in any case, custom sizes with units, orientation swaps", () => {
@@ -90,9 +107,13 @@ describe("print settings", () => {
     expect(parsePaperSize("8.5in 11in", false)).toEqual({ width: 816, height: 1056 });
     expect(parsePaperSize("800 600", false)).toEqual({ width: 800, height: 600 });
     expect(parsePaperSize("210mm x 297mm", false).width).toBeCloseTo((210 / 25.4) * 96, 6);
-    expect(() => parsePaperSize("B5", false)).toThrow(expect.objectContaining({ status: 454, message: expect.stringContaining("A0–A6") }));
+    expect(() => parsePaperSize("B5", false)).toThrow(
+      expect.objectContaining({ status: 454, message: expect.stringContaining("A0–A6") }),
+    );
     expect(() => parsePaperSize("300in 10in", false)).toThrow(expect.objectContaining({ status: 454 }));
-    expect(() => checkMarginsFit({ top: 500, right: 0, bottom: 600, left: 0 }, { width: 816, height: 1056 })).toThrow(expect.objectContaining({ status: 454 }));
+    expect(() =>
+      checkMarginsFit({ top: 500, right: 0, bottom: 600, left: 0 }, { width: 816, height: 1056 }),
+    ).toThrow(expect.objectContaining({ status: 454 }));
   });
 
   it("header/footer HTML keeps markup and the print classes but nothing that loads a resource", () => {
@@ -112,7 +133,10 @@ describe("print settings", () => {
   });
 
   it("finds Chromium from CHROMIUM_PATH, refusing a wrong path with a clear message", () => {
-    expect(findChromium({ CHROMIUM_PATH: "/nonexistent/chrome" })).toMatchObject({ path: null, problem: expect.stringContaining("CHROMIUM_PATH") });
+    expect(findChromium({ CHROMIUM_PATH: "/nonexistent/chrome" })).toMatchObject({
+      path: null,
+      problem: expect.stringContaining("CHROMIUM_PATH"),
+    });
     const found = findChromium({});
     if (found.path) expect(found.path).toMatch(/chrom/);
     else expect(found.problem).toMatch(/apt-get install chromium/);

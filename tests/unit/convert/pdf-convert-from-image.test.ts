@@ -8,7 +8,15 @@ import { imagesToPdf } from "@/lib/engine/images/images-to-pdf";
 import { readBmpHeader } from "@/lib/engine/images/bmp-header";
 import { sniffImageFormat } from "@/lib/engine/images/sniff-image";
 import { run } from "@/lib/operations/pdf-convert-from-image/runner";
-import { makeBmp, makeTempDir, makeTiff, near, readPdf, renderPdfPage, sourceFile } from "@/tests/helpers/convert-fixtures";
+import {
+  makeBmp,
+  makeTempDir,
+  makeTiff,
+  near,
+  readPdf,
+  renderPdfPage,
+  sourceFile,
+} from "@/tests/helpers/convert-fixtures";
 
 /** pdf-convert-from-image: every format, page sizes from DPI, EXIF orientation, lossless/passthrough embedding, limits. */
 
@@ -24,7 +32,8 @@ const halves = (w: number, h: number) => {
   for (let i = 0; i < bottom.length; i += 3) bottom.set(BLUE, i);
   return sharp(Buffer.concat([top, bottom]), { raw: { width: w, height: h, channels: 3 } });
 };
-const solid = (w: number, h: number, background: string) => sharp({ create: { width: w, height: h, channels: 3, background } });
+const solid = (w: number, h: number, background: string) =>
+  sharp({ create: { width: w, height: h, channels: 3, background } });
 
 function pngChunk(type: string, data: Buffer): Buffer {
   const len = Buffer.alloc(4);
@@ -89,7 +98,10 @@ describe("pdf-convert-from-image", () => {
     const images = [
       { name: "a.png", bytes: await solid(144, 72, "#f00").png().toBuffer() }, // no pHYs → 72 dpi
       { name: "b.png", bytes: await solid(300, 600, "#0f0").withMetadata({ density: 300 }).png().toBuffer() },
-      { name: "c.jpg", bytes: await solid(200, 100, "#00f").withMetadata({ density: 144 }).jpeg().toBuffer() },
+      {
+        name: "c.jpg",
+        bytes: await solid(200, 100, "#00f").withMetadata({ density: 144 }).jpeg().toBuffer(),
+      },
       { name: "d.gif", bytes: await solid(50, 40, "#808080").gif().toBuffer() },
       { name: "e.webp", bytes: await solid(30, 60, "#ff8000").webp({ lossless: true }).toBuffer() },
       { name: "f.bmp", bytes: makeBmp(96, 48, () => [255, 0, 255], { dpi: 96 }) },
@@ -108,7 +120,15 @@ describe("pdf-convert-from-image", () => {
       [72, 36],
       [20, 10],
     ]);
-    const colours: RGB[] = [RED, [0, 255, 0], BLUE, [128, 128, 128], [255, 128, 0], [255, 0, 255], [0, 255, 255]];
+    const colours: RGB[] = [
+      RED,
+      [0, 255, 0],
+      BLUE,
+      [128, 128, 128],
+      [255, 128, 0],
+      [255, 0, 255],
+      [0, 255, 255],
+    ];
     colours.forEach((c, i) => {
       const r = renderPdfPage(pdf, i, 72);
       expect(near(r.pixel(r.width / 2, r.height / 2), c, 12), `page ${i + 1}`).toBe(true);
@@ -146,25 +166,45 @@ describe("pdf-convert-from-image", () => {
     fs.writeFileSync("/tmp/quire-image-orientation.png", r.png);
   });
 
-  it.each([1, 2, 3, 4, 5, 6, 7, 8])("orientation %i puts the stored top-left pixel where a viewer shows it", async (o) => {
-    // 40×20, top-left quarter red, rest blue.
-    const raw = Buffer.alloc(40 * 20 * 3);
-    for (let y = 0; y < 20; y++) for (let x = 0; x < 40; x++) raw.set(x < 20 && y < 10 ? RED : BLUE, (y * 40 + x) * 3);
-    const jpeg = await sharp(raw, { raw: { width: 40, height: 20, channels: 3 } }).withMetadata({ orientation: o }).jpeg({ quality: 100 }).toBuffer();
-    const upright = await sharp(jpeg).autoOrient().raw().toBuffer({ resolveWithObject: true });
-    const { pdf } = await imagesToPdf([{ name: `o${o}.jpg`, bytes: jpeg }]);
-    const r = renderPdfPage(pdf, 0, 72);
-    expect([r.width, r.height]).toEqual([upright.info.width, upright.info.height]);
-    for (const [x, y] of [
-      [3, 3],
-      [r.width - 3, 3],
-      [3, r.height - 3],
-      [r.width - 3, r.height - 3],
-    ]) {
-      const o3 = (y * upright.info.width + x) * 3;
-      const want: RGB = [upright.data[o3], upright.data[o3 + 1], upright.data[o3 + 2]];
-      expect(near(r.pixel(x, y), want, 60), `orientation ${o} at ${x},${y}`).toBe(true);
-    }
+  it.each([1, 2, 3, 4, 5, 6, 7, 8])(
+    "orientation %i puts the stored top-left pixel where a viewer shows it",
+    async (o) => {
+      // 40×20, top-left quarter red, rest blue.
+      const raw = Buffer.alloc(40 * 20 * 3);
+      for (let y = 0; y < 20; y++)
+        for (let x = 0; x < 40; x++) raw.set(x < 20 && y < 10 ? RED : BLUE, (y * 40 + x) * 3);
+      const jpeg = await sharp(raw, { raw: { width: 40, height: 20, channels: 3 } })
+        .withMetadata({ orientation: o })
+        .jpeg({ quality: 100 })
+        .toBuffer();
+      const upright = await sharp(jpeg).autoOrient().raw().toBuffer({ resolveWithObject: true });
+      const { pdf } = await imagesToPdf([{ name: `o${o}.jpg`, bytes: jpeg }]);
+      const r = renderPdfPage(pdf, 0, 72);
+      expect([r.width, r.height]).toEqual([upright.info.width, upright.info.height]);
+      for (const [x, y] of [
+        [3, 3],
+        [r.width - 3, 3],
+        [3, r.height - 3],
+        [r.width - 3, r.height - 3],
+      ]) {
+        const o3 = (y * upright.info.width + x) * 3;
+        const want: RGB = [upright.data[o3], upright.data[o3 + 1], upright.data[o3 + 2]];
+        expect(near(r.pixel(x, y), want, 60), `orientation ${o} at ${x},${y}`).toBe(true);
+      }
+    },
+  );
+
+  it("embeds a CMYK JPEG as is, with colours right", async () => {
+    const cmyk = await solid(20, 20, "#ff0000").toColourspace("cmyk").jpeg({ quality: 95 }).toBuffer();
+    expect((await sharp(cmyk).metadata()).space).toBe("cmyk");
+    const { pdf } = await imagesToPdf([{ name: "print.jpg", bytes: cmyk }]);
+    const img = embeddedImage(pdf);
+    expect(img.filter).toBe("/DCTDecode");
+    expect(img.raw.equals(cmyk)).toBe(true);
+    const [r, g, b] = renderPdfPage(pdf, 0, 72).pixel(10, 10);
+    expect(r).toBeGreaterThan(180);
+    expect(g).toBeLessThan(90);
+    expect(b).toBeLessThan(90);
   });
 
   it("stores PNG pixels losslessly, with an SMask only for real transparency", async () => {
@@ -172,7 +212,9 @@ describe("pdf-convert-from-image", () => {
     const h = 48;
     const raw = Buffer.alloc(w * h * 3);
     for (let i = 0; i < raw.length; i++) raw[i] = (i * 37 + (i >> 7)) & 255; // noisy, incompressible-ish
-    const png = await sharp(raw, { raw: { width: w, height: h, channels: 3 } }).png().toBuffer();
+    const png = await sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+      .png()
+      .toBuffer();
     const { pdf } = await imagesToPdf([{ name: "noise.png", bytes: png }]);
     const img = embeddedImage(pdf);
     expect(img.filter).toBe("/FlateDecode");
@@ -180,24 +222,46 @@ describe("pdf-convert-from-image", () => {
     expect([img.width, img.height, img.channels]).toEqual([w, h, 3]);
     expect(img.samples.equals(raw)).toBe(true);
 
-    const opaqueAlpha = await sharp(raw, { raw: { width: w, height: h, channels: 3 } }).ensureAlpha().png().toBuffer();
-    expect(embeddedImage((await imagesToPdf([{ name: "opaque.png", bytes: opaqueAlpha }])).pdf).hasSMask).toBe(false);
+    const opaqueAlpha = await sharp(raw, { raw: { width: w, height: h, channels: 3 } })
+      .ensureAlpha()
+      .png()
+      .toBuffer();
+    expect(
+      embeddedImage((await imagesToPdf([{ name: "opaque.png", bytes: opaqueAlpha }])).pdf).hasSMask,
+    ).toBe(false);
 
-    const halfGreen = await sharp({ create: { width: 20, height: 20, channels: 4, background: { r: 0, g: 255, b: 0, alpha: 0.5 } } }).png().toBuffer();
+    const halfGreen = await sharp({
+      create: { width: 20, height: 20, channels: 4, background: { r: 0, g: 255, b: 0, alpha: 0.5 } },
+    })
+      .png()
+      .toBuffer();
     const t = await imagesToPdf([{ name: "alpha.png", bytes: halfGreen }]);
     expect(embeddedImage(t.pdf).hasSMask).toBe(true);
     expect(near(renderPdfPage(t.pdf, 0, 72).pixel(10, 10), [128, 255, 128], 6)).toBe(true);
   });
 
   it("keeps 16-bit and greyscale images in their own depth and colour space", async () => {
-    const grey = await sharp({ create: { width: 10, height: 10, channels: 3, background: "#404040" } }).toColourspace("b-w").png().toBuffer();
+    const grey = await sharp({ create: { width: 10, height: 10, channels: 3, background: "#404040" } })
+      .toColourspace("b-w")
+      .png()
+      .toBuffer();
     const g = embeddedImage((await imagesToPdf([{ name: "grey.png", bytes: grey }])).pdf);
     expect(g.channels).toBe(1);
     expect(g.samples[0]).toBe(0x40);
-    const deep = await sharp({ create: { width: 10, height: 10, channels: 3, background: "#8040c0" } }).toColourspace("rgb16").png().toBuffer();
+    const deep = await sharp({ create: { width: 10, height: 10, channels: 3, background: "#8040c0" } })
+      .toColourspace("rgb16")
+      .png()
+      .toBuffer();
     const { pdf } = await imagesToPdf([{ name: "deep.png", bytes: deep }]);
     const doc = new mupdf.PDFDocument(pdf);
-    const bpc = doc.loadPage(0).getObject().get("Resources").get("XObject").get("Im0").get("BitsPerComponent").asNumber();
+    const bpc = doc
+      .loadPage(0)
+      .getObject()
+      .get("Resources")
+      .get("XObject")
+      .get("Im0")
+      .get("BitsPerComponent")
+      .asNumber();
     doc.destroy();
     expect(bpc).toBe(16);
     expect(near(renderPdfPage(pdf, 0, 72).pixel(5, 5), [0x80, 0x40, 0xc0], 3)).toBe(true);
@@ -207,13 +271,21 @@ describe("pdf-convert-from-image", () => {
     const wide = await solid(20000, 10, "#fff").png().toBuffer();
     const { pdf } = await imagesToPdf([{ name: "wide.png", bytes: wide }]);
     expect(readPdf(pdf).sizes[0]).toEqual([14400, 7.2]);
-    expect(pageSizeFor({ page: 0, width: 100, height: 50, dpiX: 72, dpiY: 72, orientation: 8 })).toEqual({ width: 50, height: 100 });
+    expect(pageSizeFor({ page: 0, width: 100, height: 50, dpiX: 72, dpiY: 72, orientation: 8 })).toEqual({
+      width: 50,
+      height: 100,
+    });
     expect(orientationMatrix(1, 10, 20)).toEqual([10, 0, 0, 20, 0, 0]);
   });
 
   it("selects pages with the 0-based pages syntax over all images in order", async () => {
     const images = await Promise.all(
-      ["#f00", "#0f0", "#00f"].map(async (c, i) => ({ name: `${i}.png`, bytes: await solid(10 + i, 10, c).png().toBuffer() })),
+      ["#f00", "#0f0", "#00f"].map(async (c, i) => ({
+        name: `${i}.png`,
+        bytes: await solid(10 + i, 10, c)
+          .png()
+          .toBuffer(),
+      })),
     );
     const { pdf, pageCount } = await imagesToPdf(images, { pages: "!0,0" });
     expect(pageCount).toBe(2);
@@ -248,21 +320,41 @@ describe("pdf-convert-from-image", () => {
     // 1.2 GB of RGB was never allocated.
     expect(process.memoryUsage().rss - before).toBeLessThan(150 * 1024 * 1024);
     // The limit is configurable per call (IMAGE_MAX_PIXELS for the service).
-    await expect(imagesToPdf([{ name: "small.png", bytes: await solid(100, 100, "#fff").png().toBuffer() }], { limits: { maxPixels: 5000 } })).rejects.toMatchObject({ status: 413 });
+    await expect(
+      imagesToPdf([{ name: "small.png", bytes: await solid(100, 100, "#fff").png().toBuffer() }], {
+        limits: { maxPixels: 5000 },
+      }),
+    ).rejects.toMatchObject({ status: 413 });
   });
 
   it("unsupported formats are 415, damaged images 442", async () => {
-    await expect(imagesToPdf([{ name: "doc.pdf", bytes: Buffer.from("%PDF-1.7\n1 0 obj<<>>endobj\n") }])).rejects.toMatchObject({
+    await expect(
+      imagesToPdf([{ name: "doc.pdf", bytes: Buffer.from("%PDF-1.7\n1 0 obj<<>>endobj\n") }]),
+    ).rejects.toMatchObject({
       status: 415,
       message: expect.stringContaining("PDF"),
     });
-    await expect(imagesToPdf([{ name: "x.svg", bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>') }])).rejects.toMatchObject({
+    await expect(
+      imagesToPdf([
+        {
+          name: "x.svg",
+          bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'),
+        },
+      ]),
+    ).rejects.toMatchObject({
       status: 415,
     });
     const jpeg = await halves(64, 64).jpeg().toBuffer();
-    await expect(imagesToPdf([{ name: "cut.jpg", bytes: jpeg.subarray(0, Math.floor(jpeg.length / 2)) }])).rejects.toMatchObject({ status: 442 });
+    await expect(
+      imagesToPdf([{ name: "cut.jpg", bytes: jpeg.subarray(0, Math.floor(jpeg.length / 2)) }]),
+    ).rejects.toMatchObject({ status: 442 });
     const png = await halves(64, 64).png().toBuffer();
-    await expect(imagesToPdf([{ name: "ok.png", bytes: png }, { name: "cut.png", bytes: png.subarray(0, png.length - 40) }])).rejects.toMatchObject({
+    await expect(
+      imagesToPdf([
+        { name: "ok.png", bytes: png },
+        { name: "cut.png", bytes: png.subarray(0, png.length - 40) },
+      ]),
+    ).rejects.toMatchObject({
       status: 442,
       message: expect.stringContaining("image 2 (cut.png)"),
     });
@@ -275,7 +367,13 @@ describe("pdf-convert-from-image", () => {
         sourceFile(tmp.dir, "one.png", await solid(30, 10, "#f00").png().toBuffer(), "image/png"),
         sourceFile(tmp.dir, "two.jpg", await solid(10, 30, "#00f").jpeg().toBuffer(), "image/jpeg"),
       ];
-      const result = await run({ params: { url: "x", name: "album" }, sources, workDir: tmp.dir, fetchUrl: async () => ({ bytes: Buffer.alloc(0), contentType: "", name: "" }), log: () => {} });
+      const result = await run({
+        params: { url: "x", name: "album" },
+        sources,
+        workDir: tmp.dir,
+        fetchUrl: async () => ({ bytes: Buffer.alloc(0), contentType: "", name: "" }),
+        log: () => {},
+      });
       expect(result.pageCount).toBe(2);
       expect(result.outputs?.[0]).toMatchObject({ name: "album.pdf", contentType: "application/pdf" });
       expect(readPdf(fs.readFileSync(result.outputs![0].path)).sizes).toEqual([

@@ -6,7 +6,14 @@ import { BrowserPool, shutdownBrowserPool } from "@/lib/engine/browser/browser-p
 import { findChromium } from "@/lib/engine/browser/chromium-path";
 import { renderUrlToPdf } from "@/lib/engine/browser/render-url-to-pdf";
 import { run } from "@/lib/operations/pdf-convert-from-url/runner";
-import { makeTempDir, near, readPdf, renderPdfPage, startServer, type TestServer } from "@/tests/helpers/convert-fixtures";
+import {
+  makeTempDir,
+  near,
+  readPdf,
+  renderPdfPage,
+  startServer,
+  type TestServer,
+} from "@/tests/helpers/convert-fixtures";
 
 /**
  * pdf-convert-from-url against pages served on 127.0.0.1. The allowed server is put on the egress
@@ -14,7 +21,8 @@ import { makeTempDir, near, readPdf, renderPdfPage, startServer, type TestServer
  * not, and must never see a single connection whatever the pages reference.
  */
 const hasChromium = !!findChromium().path;
-if (!hasChromium) console.warn("pdf-convert-from-url tests skipped: no Chromium (install chromium or set CHROMIUM_PATH)");
+if (!hasChromium)
+  console.warn("pdf-convert-from-url tests skipped: no Chromium (install chromium or set CHROMIUM_PATH)");
 
 const A4 = [595.28, 841.89];
 const RED: [number, number, number] = [255, 0, 0];
@@ -26,17 +34,31 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
   let closedPort: number;
   let redDot: string;
 
-  const page = (body: string, head = "") => `<!doctype html><html><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
-  const longBody = (n: number) => Array.from({ length: n }, (_, i) => `<p style="margin:0;height:200px">Line ${i + 1}</p>`).join("");
+  const page = (body: string, head = "") =>
+    `<!doctype html><html><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
+  const longBody = (n: number) =>
+    Array.from({ length: n }, (_, i) => `<p style="margin:0;height:200px">Line ${i + 1}</p>`).join("");
 
   beforeAll(async () => {
     canary = await startServer({ "/": "CANARY PAGE", "/secret.txt": "CANARY SECRET" });
     const c = canary.origin;
-    redDot = "data:image/png;base64," + (await sharp({ create: { width: 8, height: 8, channels: 3, background: "#f00" } }).png().toBuffer()).toString("base64");
+    redDot =
+      "data:image/png;base64," +
+      (
+        await sharp({ create: { width: 8, height: 8, channels: 3, background: "#f00" } })
+          .png()
+          .toBuffer()
+      ).toString("base64");
     site = await startServer({
       "/hello": page("<h1>Hello Quire</h1><p>Second paragraph</p>", "<title>Hello title</title>"),
-      "/red": page("<div style='height:300px'>Red page</div>", "<style>html,body{background:#ff0000}</style>"),
-      "/media": page("<p id='p'>PRINT-ONLY</p><p id='s'>SCREEN-ONLY</p>", "<style>@media print{#s{display:none}} @media screen{#p{display:none}}</style>"),
+      "/red": page(
+        "<div style='height:300px'>Red page</div>",
+        "<style>html,body{background:#ff0000}</style>",
+      ),
+      "/media": page(
+        "<p id='p'>PRINT-ONLY</p><p id='s'>SCREEN-ONLY</p>",
+        "<style>@media print{#s{display:none}} @media screen{#p{display:none}}</style>",
+      ),
       "/long": page(longBody(12), "<title>Long doc</title>"),
       "/script": page("<p id='x'>ORIGINAL</p>"),
       "/go": { status: 302, headers: { location: "/hello" } },
@@ -68,7 +90,10 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
          <link rel="stylesheet" href="${c}/style.css"><link rel="icon" href="${c}/favicon.ico">
          <style>@import url("${c}/import.css"); @font-face { font-family: X; src: url(${c}/font.woff2); } body { font-family: X, sans-serif; }</style>`,
       ),
-      "/sw.js": { headers: { "content-type": "text/javascript" }, body: "self.addEventListener('fetch', () => {});" },
+      "/sw.js": {
+        headers: { "content-type": "text/javascript" },
+        body: "self.addEventListener('fetch', () => {});",
+      },
     });
     const closed = await startServer();
     closedPort = closed.port;
@@ -112,7 +137,9 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
   it("printBackground true paints the page colour; false leaves it white", async () => {
     const withBg = renderPdfPage((await renderUrlToPdf({ url: `${site.origin}/red` })).pdf);
     expect(near(withBg.pixel(withBg.width / 2, withBg.height / 2), RED)).toBe(true);
-    const without = renderPdfPage((await renderUrlToPdf({ url: `${site.origin}/red`, printBackground: false })).pdf);
+    const without = renderPdfPage(
+      (await renderUrlToPdf({ url: `${site.origin}/red`, printBackground: false })).pdf,
+    );
     expect(near(without.pixel(without.width / 2, without.height / 2), WHITE)).toBe(true);
   });
 
@@ -129,10 +156,12 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
   });
 
   it("mediaType print uses print styles, screen uses screen styles", async () => {
-    const print = readPdf((await renderUrlToPdf({ url: `${site.origin}/media`, mediaType: "print" })).pdf).texts[0];
+    const print = readPdf((await renderUrlToPdf({ url: `${site.origin}/media`, mediaType: "print" })).pdf)
+      .texts[0];
     expect(print).toContain("PRINT-ONLY");
     expect(print).not.toContain("SCREEN-ONLY");
-    const screen = readPdf((await renderUrlToPdf({ url: `${site.origin}/media`, mediaType: "screen" })).pdf).texts[0];
+    const screen = readPdf((await renderUrlToPdf({ url: `${site.origin}/media`, mediaType: "screen" })).pdf)
+      .texts[0];
     expect(screen).toContain("SCREEN-ONLY");
     expect(screen).not.toContain("PRINT-ONLY");
   });
@@ -142,7 +171,8 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
       url: `${site.origin}/long`,
       paperSize: "Letter",
       header: `<div><img src="${redDot}" style="width:20px;height:20px"> <span class="title"></span> <img src="${canary.origin}/logo.png"></div>`,
-      footer: '<div style="text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span> · <span class="url"></span></div>',
+      footer:
+        '<div style="text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span> · <span class="url"></span></div>',
     });
     const info = readPdf(pdf);
     expect(info.pageCount).toBeGreaterThanOrEqual(3);
@@ -154,7 +184,8 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
     // The base64 image is drawn in the header area (top half inch, left side).
     const r = renderPdfPage(pdf, 1, 72);
     let redInHeader = false;
-    for (let x = 0; x < 120 && !redInHeader; x++) for (let y = 0; y < 36; y++) if (near(r.pixel(x, y), RED, 40)) redInHeader = true;
+    for (let x = 0; x < 120 && !redInHeader; x++)
+      for (let y = 0; y < 36; y++) if (near(r.pixel(x, y), RED, 40)) redInHeader = true;
     expect(redInHeader).toBe(true);
     fs.writeFileSync("/tmp/quire-url-header-footer.png", r.png);
   });
@@ -170,7 +201,9 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
   });
 
   it("a failing CustomScript is a 454 naming the script", async () => {
-    await expect(renderUrlToPdf({ url: `${site.origin}/script`, customScript: "throw new Error('boom')" })).rejects.toMatchObject({
+    await expect(
+      renderUrlToPdf({ url: `${site.origin}/script`, customScript: "throw new Error('boom')" }),
+    ).rejects.toMatchObject({
       status: 454,
       message: expect.stringContaining("CustomScript"),
     });
@@ -214,7 +247,10 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
   });
 
   it("a page that answers 404 is a 400 naming the status", async () => {
-    await expect(renderUrlToPdf({ url: `${site.origin}/missing` })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("404") });
+    await expect(renderUrlToPdf({ url: `${site.origin}/missing` })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringContaining("404"),
+    });
   });
 
   it("times out on a page that never finishes loading (408), and prints it with DoNotWaitFullLoad", async () => {
@@ -223,16 +259,28 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
       status: 408,
       message: expect.stringContaining("DoNotWaitFullLoad"),
     });
-    const { pdf } = await renderUrlToPdf({ url: `${site.origin}/slow-image`, doNotWaitFullLoad: true, limits: { ...limits, totalTimeoutMs: 20_000 } });
+    const { pdf } = await renderUrlToPdf({
+      url: `${site.origin}/slow-image`,
+      doNotWaitFullLoad: true,
+      limits: { ...limits, totalTimeoutMs: 20_000 },
+    });
     expect(readPdf(pdf).texts[0]).toContain("Text before a slow image");
-    await expect(renderUrlToPdf({ url: `${site.origin}/slow`, limits })).rejects.toMatchObject({ status: 408 });
+    await expect(renderUrlToPdf({ url: `${site.origin}/slow`, limits })).rejects.toMatchObject({
+      status: 408,
+    });
   });
 
   it("rejects bad print settings before loading anything (454)", async () => {
     const n = site.requests.length;
-    await expect(renderUrlToPdf({ url: `${site.origin}/hello`, paperSize: "B5" })).rejects.toMatchObject({ status: 454 });
-    await expect(renderUrlToPdf({ url: `${site.origin}/hello`, margins: "1 2 3 4 5" })).rejects.toMatchObject({ status: 454 });
-    await expect(renderUrlToPdf({ url: `${site.origin}/hello`, margins: "6in", paperSize: "A6" })).rejects.toMatchObject({ status: 454 });
+    await expect(renderUrlToPdf({ url: `${site.origin}/hello`, paperSize: "B5" })).rejects.toMatchObject({
+      status: 454,
+    });
+    await expect(renderUrlToPdf({ url: `${site.origin}/hello`, margins: "1 2 3 4 5" })).rejects.toMatchObject(
+      { status: 454 },
+    );
+    await expect(
+      renderUrlToPdf({ url: `${site.origin}/hello`, margins: "6in", paperSize: "A6" }),
+    ).rejects.toMatchObject({ status: 454 });
     expect(site.requests.length).toBe(n);
   });
 
@@ -257,7 +305,9 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
       expect(browsers[2]).not.toBe(browsers[0]); // restarted after 2 jobs
       expect(pool.stats().generations).toBe(2);
       // A crash (the browser dies under a job) → the next job gets a fresh browser.
-      await pool.withContext({}, Date.now() + 30_000, async ({ context }) => context.browser()!.close()).catch(() => {});
+      await pool
+        .withContext({}, Date.now() + 30_000, async ({ context }) => context.browser()!.close())
+        .catch(() => {});
       const next = await job();
       expect(next.isConnected()).toBe(true);
       expect(pool.stats().generations).toBe(3);
@@ -289,7 +339,12 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
     const tmp = makeTempDir();
     try {
       const result = await run({
-        params: { url: `${site.origin}/long`, paperSize: "A4", name: "report", footer: '<span class="pageNumber"></span>' },
+        params: {
+          url: `${site.origin}/long`,
+          paperSize: "A4",
+          name: "report",
+          footer: '<span class="pageNumber"></span>',
+        },
         sources: [],
         workDir: tmp.dir,
         fetchUrl: async () => {
