@@ -14,6 +14,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { analysePages, segmentRows, toCsv } from "@/lib/engine/tables/extract-tables";
 import { resolveExtraction } from "@/lib/engine/tables/extraction-options";
 import { shutdownOcr } from "@/lib/engine/ocr/pool";
@@ -192,4 +193,5 @@ async function main() {
   }
 }
 
-await main();
+// Run only when executed (the page builders above are importable).
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) await main();

@@ -1,7 +1,8 @@
 "use client";
 
 import { useMemo, useRef, type UIEvent } from "react";
-import { lintRules, tokenizeRuleLine, type TokenKind } from "@/lib/dashboard/rules-syntax";
+import { tokenizeRuleLine, type TokenKind } from "@/lib/dashboard/rules-syntax";
+import { parseRules } from "@/lib/engine/classify/parse-rules";
 
 const tokenClass: Record<TokenKind, string> = {
   class: "text-sky-700 font-semibold dark:text-sky-300",
@@ -10,17 +11,17 @@ const tokenClass: Record<TokenKind, string> = {
   regex: "text-amber-700 dark:text-amber-300",
   comma: "text-zinc-500",
   comment: "text-zinc-500 italic",
-  error: "text-red-700 underline decoration-wavy decoration-red-500 dark:text-red-400",
   space: "",
 };
 
 /**
  * The rules editor: line numbers, highlighting of class / logic / keywords / regex, and each
- * problem shown on its line as you type. A transparent textarea over a highlighted <pre>, so
- * editing stays native (undo, selection, IME, screen readers).
+ * problem shown on its line as you type. Problems come from the engine's parser (parseRules),
+ * so what the editor accepts is what POST /v1/pdf/classifier accepts. A transparent textarea
+ * over a highlighted <pre>, so editing stays native (undo, selection, IME, screen readers).
  */
 export function RulesEditor({ id, value, onChange, describedBy, minRows = 10, label = "Rules" }: { id: string; value: string; onChange: (v: string) => void; describedBy?: string; minRows?: number; label?: string }) {
-  const problems = useMemo(() => lintRules(value), [value]);
+  const problems = useMemo(() => parseRules(value).errors, [value]);
   const lines = value.split("\n");
   const byLine = new Map<number, string[]>();
   for (const p of problems) byLine.set(p.line, [...(byLine.get(p.line) ?? []), p.message]);

@@ -1,10 +1,10 @@
 "use client";
 
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ruleSetsQuery } from "@/lib/dashboard/queries";
 import { api, local } from "@/lib/dashboard/http";
-import { lintRules } from "@/lib/dashboard/rules-syntax";
+import { parseRules } from "@/lib/engine/classify/parse-rules";
 import type { RuleSet } from "@/lib/dashboard/api-types";
 import { formatRelative } from "@/lib/dashboard/format";
 import { Notice } from "@/components/ui/notice";
@@ -28,7 +28,7 @@ export function RulesWorkbench() {
   const [source, setSource] = useState("");
   const [caseSensitive, setCaseSensitive] = useState(false);
   const dirty = current ? current.name !== name || current.rules !== rules : rules !== EXAMPLE || name !== "";
-  const problems = lintRules(rules);
+  const problems = useMemo(() => parseRules(rules).errors, [rules]);
 
   const save = useMutation({
     mutationFn: () =>
@@ -50,10 +50,10 @@ export function RulesWorkbench() {
     },
   });
   const test = useMutation({
-    mutationFn: () =>
+    mutationFn: (rulescsv: string) =>
       api<Record<string, unknown>>("/v1/pdf/classifier", {
         method: "POST",
-        body: { url: source, rulescsv: rules, caseSensitive, inline: true, profiles: { IncludeMatchDetails: true } },
+        body: { url: source, rulescsv, caseSensitive, inline: true, profiles: { IncludeMatchDetails: true } },
       }),
     onSettled: () => void qc.invalidateQueries({ queryKey: ["jobs"] }),
   });
@@ -116,13 +116,13 @@ export function RulesWorkbench() {
             <input type="checkbox" checked={caseSensitive} onChange={(e) => setCaseSensitive(e.target.checked)} className="size-4 accent-brand-600" /> Case-sensitive keywords
           </label>
           <div className="flex items-center gap-3">
-            <button type="button" className="btn-primary" onClick={() => test.mutate()} disabled={!source || test.isPending || problems.length > 0}>
+            <button type="button" className="btn-primary" onClick={() => test.mutate(rules)} disabled={!source || test.isPending || problems.length > 0}>
               {test.isPending ? "Testing…" : "Test rules"}
             </button>
             {problems.length ? <span className="text-xs text-red-700 dark:text-red-400">Fix the rules first.</span> : null}
           </div>
           {test.isError ? <Notice tone="error" title="Test failed">{(test.error as Error).message}</Notice> : null}
-          {test.data ? <ClassifierResult result={test.data} /> : null}
+          {test.data ? <ClassifierResult result={test.data} rulesText={test.variables} /> : null}
         </section>
       </div>
     </div>

@@ -163,7 +163,6 @@ describe("pdf-convert-from-image", () => {
     const img = embeddedImage(pdf);
     expect(img.filter).toBe("/DCTDecode");
     expect(img.raw.equals(jpeg)).toBe(true);
-    fs.writeFileSync("/tmp/quire-image-orientation.png", r.png);
   });
 
   it.each([1, 2, 3, 4, 5, 6, 7, 8])(

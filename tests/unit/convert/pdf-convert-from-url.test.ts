@@ -187,7 +187,6 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
     for (let x = 0; x < 120 && !redInHeader; x++)
       for (let y = 0; y < 36; y++) if (near(r.pixel(x, y), RED, 40)) redInHeader = true;
     expect(redInHeader).toBe(true);
-    fs.writeFileSync("/tmp/quire-url-header-footer.png", r.png);
   });
 
   it("runs profiles.CustomScript before printing", async () => {

@@ -1,26 +1,33 @@
 import { describe, expect, it } from "vitest";
-import { lintRules, tokenizeRuleLine, splitRuleLine } from "@/lib/dashboard/rules-syntax";
+import { tokenizeRuleLine, splitRuleLine } from "@/lib/dashboard/rules-syntax";
+import { parseRules } from "@/lib/engine/classify/parse-rules";
+import { readMatches } from "@/lib/dashboard/classifier-matches";
+import { matchRules } from "@/lib/engine/classify/match-rules";
 import { checkPages } from "@/lib/dashboard/pages-syntax";
 
 describe("rules syntax (lib/dashboard/rules-syntax)", () => {
-  it("names each problem with its line", () => {
-    const p = lintRules("invoice, OR, invoice, /inv(oice/\nreceipt\n\n# comment\ncontract, AND");
-    expect(p.map((x) => x.line)).toEqual([1, 2, 5]);
-    expect(p[0]!.message).toMatch(/^Regex \/inv\(oice\//);
-    expect(p[1]!.message).toMatch(/"receipt" has no keywords/);
-    expect(p[2]!.message).toMatch(/logic but no keywords/);
-  });
-  it("accepts valid rules, the legacy | form, and commas inside a regex", () => {
-    expect(lintRules("invoice, OR, invoice, /inv(oice)?/i\nreceipt,total|paid\nx, /a{1,2}/")).toEqual([]);
+  it("splits on the commas the engine's parser splits on", () => {
     expect(splitRuleLine("x, /a{1,2}/, b")).toEqual(["x", " /a{1,2}/", " b"]);
+    expect(splitRuleLine('x, "a, b", c')).toEqual(["x", ' "a, b"', " c"]);
+    expect(splitRuleLine("x, /a\\/b/i, c")).toEqual(["x", " /a\\/b/i", " c"]);
   });
-  it("flags duplicate classes and bad flags", () => {
-    expect(lintRules("a, x\na, y").at(0)?.message).toMatch(/already defined on line 1/);
-    expect(lintRules("a, /x/g").at(0)?.message).toMatch(/only flag allowed is i/);
+  it("the editor's problems are the engine's (parseRules), by line", () => {
+    const { errors } = parseRules("invoice, OR, invoice, /inv(oice/\nreceipt\n\n# comment\ncontract, AND");
+    expect(errors.map((x) => x.line)).toEqual([1, 2, 5]);
+    expect(errors[0]!.message).toMatch(/^invalid regex \/inv\(oice\//);
+    expect(errors[1]!.message).toMatch(/"receipt" has no keywords/);
   });
   it("tokenizes class, logic, keywords and regex", () => {
     const kinds = tokenizeRuleLine("invoice, AND, total, /inv/i").filter((t) => t.kind !== "space" && t.kind !== "comma").map((t) => t.kind);
     expect(kinds).toEqual(["class", "logic", "keyword", "regex"]);
+  });
+  it("reads the classifier's real match details", () => {
+    const { rules } = parseRules("# c\ninvoice, AND, invoice, /total/i\nreceipt, receipt");
+    const { matches } = matchRules(rules, [{ page: 0, text: "invoice\nno 4\nTotal 12.00" }]);
+    const read = readMatches(JSON.parse(JSON.stringify(matches)), rules.map((r) => r.line));
+    expect(read.map((r) => [r.className, r.logic, r.matched, r.line])).toEqual([["invoice", "AND", true, 2], ["receipt", "OR", false, 3]]);
+    expect(read[0]!.keywords[1]).toMatchObject({ keyword: "/total/i", matched: true, positions: [{ page: 0, text: "Total" }] });
+    expect(readMatches(undefined)).toEqual([]);
   });
   it("checks page selections", () => {
     expect(checkPages("0, 1-3, 5-, !0")).toBeNull();
