@@ -8,6 +8,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { getBoss, startWorkers, JOBS_QUEUE } from "@/lib/jobs/queue";
 import { sweepExpiredFiles } from "@/lib/storage/local-store";
 import { log } from "./log";
+import { checkChromiumAtStartup } from "@/lib/engine/browser/chromium-path";
 
 const g = globalThis as unknown as { __quireEngine?: Promise<void>; __quireSweeper?: NodeJS.Timeout };
 
@@ -24,6 +25,7 @@ export function startEngine(opts: { workers?: boolean } = {}): Promise<void> {
     await getBoss();
     if (h.kind === "pglite") await recoverOrphanedJobs();
     if (opts.workers ?? cfg.runWorkers) await startWorkers();
+    checkChromiumAtStartup((line) => log.info(line.replace(/^quire: /, "")));
     g.__quireSweeper = setInterval(() => {
       sweepExpiredFiles().catch((e) => log.warn("sweeping expired files failed", e));
     }, 60_000);

@@ -208,9 +208,12 @@ describe("sandbox pool", () => {
       clearInterval(interval);
     }
     late.sort((a, b) => a - b);
+    // Had the 2 × 1.5 s of CPU run on this event loop, the timer would have stalled for 1.5 s at
+    // least. The bounds are loose on purpose: latency figures belong to `npm run bench`, and a
+    // loaded CI machine must not make this test flaky.
     expect(late.length).toBeGreaterThan(100);
-    expect(late[Math.floor(late.length * 0.95)]).toBeLessThan(20);
-    expect(late[late.length - 1]).toBeLessThan(250);
+    expect(late[Math.floor(late.length * 0.95)]).toBeLessThan(100);
+    expect(late[late.length - 1]).toBeLessThan(600);
   });
 
   it("kills a running job when its signal aborts, and drops a queued one", async () => {
