@@ -23,7 +23,13 @@ fi
 stamp="node_modules/.quire-lock-stamp"
 if [ ! -d node_modules ] || [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   echo "quire: installing npm packages (npm ci)" >&2
-  npm ci --no-audit --no-fund >&2
+  # npm ci refuses a lock whose optional platform packages (other OSes' builds of Next's SWC,
+  # Tailwind's oxide...) the registry does not serve at the locked version; npm install then
+  # installs the same locked versions and skips those optional packages.
+  if ! npm ci --no-audit --no-fund >&2; then
+    echo "quire: npm ci refused the lock (optional platform packages missing upstream); using npm install" >&2
+    npm install --no-audit --no-fund >&2
+  fi
   cp package-lock.json "$stamp"
 fi
 
