@@ -65,9 +65,9 @@ function fmt(n: number, d = 1) {
   return n.toFixed(d);
 }
 
-async function csvPipeline(bytes: Uint8Array): Promise<string> {
+async function csvPipeline(bytes: Uint8Array, onProgress?: (done: number, total: number) => void): Promise<string> {
   const opts = resolveExtraction({});
-  const texts = await getPageTexts(bytes, opts.text);
+  const texts = await getPageTexts(bytes, { ...opts.text, onProgress });
   return toCsv(segmentRows(analysePages(texts.pages, opts.table, opts.area)));
 }
 
@@ -129,7 +129,11 @@ async function scanChild(file: string) {
   let peak = process.memoryUsage().rss;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const t = performance.now();
-  const csv = await csvPipeline(readFileSync(file));
+  // RSS after 10%, 50% and 100% of the pages: flat when memory is bounded.
+  const marks: Record<string, number> = {};
+  const csv = await csvPipeline(readFileSync(file), (done, total) => {
+    for (const f of [0.1, 0.5, 1]) if (done === Math.round(total * f)) marks[`${done}`] = Math.round(process.memoryUsage().rss / 2 ** 20);
+  });
   const seconds = (performance.now() - t) / 1000;
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
@@ -141,7 +145,7 @@ async function scanChild(file: string) {
     /* not Linux */
   }
   await shutdownOcr();
-  console.log(JSON.stringify({ peak: Math.max(peak, hwm), seconds, rows: csv.split("\r\n").length - 1 }));
+  console.log(JSON.stringify({ peak: Math.max(peak, hwm), seconds, rows: csv.split("\r\n").length - 1, marks }));
 }
 
 async function benchScan(dir: string) {
@@ -167,7 +171,7 @@ async function benchScan(dir: string) {
   writeFileSync(file, pdf);
   const res = spawnSync(process.execPath, [...process.execArgv, process.argv[1], "--scan-child", file], { encoding: "utf8", maxBuffer: 1 << 24 });
   const line = res.stdout.trim().split("\n").pop() ?? "";
-  let parsed: { peak: number; seconds: number; rows: number } | null = null;
+  let parsed: { peak: number; seconds: number; rows: number; marks: Record<string, number> } | null = null;
   try {
     parsed = JSON.parse(line);
   } catch {
@@ -176,6 +180,7 @@ async function benchScan(dir: string) {
   }
   console.log(`\n3. 300-page scanned PDF → CSV (OCR at 300 dpi, ${(pdf.length / 2 ** 20).toFixed(1)} MB)`);
   console.log(`   peak memory: ${(parsed!.peak / 2 ** 20).toFixed(0)} MB RSS (process + OCR worker threads); ${fmt(parsed!.seconds)} s, ${fmt(parsed!.seconds / pages, 2)} s/page, ${parsed!.rows} CSV rows`);
+  console.log(`   RSS after ${Object.entries(parsed!.marks).map(([n, mb]) => `${n} pages: ${mb} MB`).join(", ")}`);
 }
 
 async function main() {

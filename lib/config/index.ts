@@ -160,5 +160,6 @@ export const configDocs: Array<[name: string, def: string, meaning: string]> = [
   ["EGRESS_ALLOW", "(empty)", "Comma-separated CIDRs/hosts/host:port that source downloads and callbacks may reach even if private."],
   ["CHROMIUM_PATH", "(auto: /usr/bin/chromium)", "Chromium executable for web page → PDF."],
   ["OCR_LANG_DIR", "DATA_DIR/tessdata", "Extra Tesseract .traineddata files (languages beyond eng and fra)."],
+  ["OCR_WORKERS", "(by CPUs and JOB_MEMORY_MB)", "Tesseract workers per sandboxed run (each ~450 MB at most)."],
   ["LOG_LEVEL", "info", "debug, info, warn, error or silent."],
 ];

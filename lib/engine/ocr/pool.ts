@@ -5,22 +5,43 @@ import { tesseractLangPath } from "@/lib/engine/ocr/languages";
 
 /**
  * A pool of tesseract.js workers (one worker thread each), sized to the machine: one per CPU,
- * capped by memory (each worker holds ~150–250 MB with its language models) and by OCR_WORKERS.
+ * capped by memory (a worker OCRing A4 pages at 300 dpi peaks near 450 MB: models, the page in
+ * its WASM heap, copies in transit) and by OCR_WORKERS.
  * Workers are created lazily for a language set, reused across pages and jobs, and ended after
  * a minute without work so an idle sandbox process stays small.
  */
 
-const WORKER_MB = 250;
+const WORKER_MB = 450;
+/** Main process share: MuPDF, the document, the page being rendered. */
+export const BASE_MB = 500;
 const IDLE_MS = 60_000;
 
 export function poolSize(): number {
   const fromEnv = Number.parseInt(process.env.OCR_WORKERS ?? "", 10);
   if (Number.isFinite(fromEnv) && fromEnv > 0) return Math.min(fromEnv, 32);
   const cpus = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
-  const budgetMb = Number.parseInt(process.env.JOB_MEMORY_MB ?? "", 10) || Math.floor(os.totalmem() / 2 ** 20 / 2);
-  // Leave room for the page being rendered and the document itself.
-  const byMemory = Math.max(1, Math.floor((budgetMb - 500) / WORKER_MB));
+  const byMemory = Math.max(1, Math.floor((memoryBudgetMb() - BASE_MB) / WORKER_MB));
   return Math.max(1, Math.min(cpus, byMemory, 8));
+}
+
+/** Memory the OCR may use: the sandbox cap (JOB_MEMORY_MB) or half the machine. */
+export function memoryBudgetMb(): number {
+  return Number.parseInt(process.env.JOB_MEMORY_MB ?? "", 10) || Math.floor(os.totalmem() / 2 ** 20 / 2);
+}
+
+/**
+ * How many pages to OCR at once, and whether to render them gray, for pages of `megapixels`:
+ * each page in flight costs about six copies of its pixels (render, raster, PNM, worker
+ * transfer, the worker's file and its decoded image) on top of a worker's ~120 MB. Very large
+ * renders (1200 dpi) fall back to gray so that one page still fits.
+ */
+export function ocrPlan(megapixels: number, wantGray: boolean): { concurrency: number; gray: boolean } {
+  const budget = memoryBudgetMb() - BASE_MB;
+  const cost = (channels: number) => 120 + megapixels * channels * 6;
+  let gray = wantGray;
+  if (!gray && cost(3) > budget) gray = true;
+  const concurrency = Math.max(1, Math.min(poolSize(), Math.floor(budget / cost(gray ? 1 : 3))));
+  return { concurrency, gray };
 }
 
 interface Slot {

@@ -26,7 +26,7 @@ import { parsePages } from "@/lib/engine/pages";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { parseLanguages } from "@/lib/engine/ocr/languages";
 import { ocrImage } from "@/lib/engine/ocr/ocr-image";
-import { poolSize } from "@/lib/engine/ocr/pool";
+import { ocrPlan, poolSize } from "@/lib/engine/ocr/pool";
 import type { Raster } from "@/lib/engine/ocr/preprocess";
 import { extractPageText, uprightTurns } from "@/lib/engine/text/words";
 import { rotatePageText } from "@/lib/engine/text/rotate";
@@ -131,7 +131,13 @@ async function pdfPageTexts(
     const q = (((opts.rotation ?? 0) % 4) + 4) % 4;
     const ocrPages: number[] = [];
     let done = 0;
-    const pages = await runLimited(indices.length, mode === "Never" ? 1 : poolSize(), async (n) => {
+    // Size the parallelism to the render size (the first selected page stands for the rest).
+    const first = doc.loadPage(indices[0] ?? 0);
+    const [fx0, fy0, fx1, fy1] = first.getBounds();
+    first.destroy();
+    const megapixels = ((fx1 - fx0) * (fy1 - fy0) * (dpi / 72) ** 2) / 1e6;
+    const plan = ocrPlan(megapixels, opts.grayscale === true);
+    const pages = await runLimited(indices.length, mode === "Never" ? 1 : plan.concurrency, async (n) => {
       const index = indices[n];
       // Without RotationAngle, a page whose text runs sideways is turned upright automatically.
       const layer = extractPageText(doc, index, {
@@ -146,7 +152,7 @@ async function pdfPageTexts(
       const turn = (q + auto) % 4;
       if (ocr) {
         ocrPages.push(index);
-        const raster = renderForOcr(doc, index, dpi, opts.grayscale === true, mode === "TextFromImagesOnly");
+        const raster = renderForOcr(doc, index, dpi, plan.gray, mode === "TextFromImagesOnly");
         const result = await ocrImage(raster, { langs, grayscale: opts.grayscale, gamma: opts.gamma, rotate: turn });
         const ocrWords = result.words;
         const keep = mode === "TextFromImagesOnly" || mode === "TextFromVectors";

@@ -1,6 +1,6 @@
 import "server-only";
 import * as mupdf from "mupdf";
-import { charBoxes } from "@/lib/engine/text/char-boxes";
+import { charBoxes, shiftCharBoxes } from "@/lib/engine/text/char-boxes";
 import { rotatePageText } from "@/lib/engine/text/rotate";
 import type { PageText, Rule, Word } from "@/lib/engine/text/types";
 
@@ -86,10 +86,7 @@ export function extractPageText(
         w.x1 -= bx0;
         w.y0 -= by0;
         w.y1 -= by0;
-        for (const b of charBoxes.get(w) ?? []) {
-          b[0] -= bx0;
-          b[1] -= bx0;
-        }
+        shiftCharBoxes(w, bx0);
       }
       for (const r of rules) {
         r.x0 -= bx0;
@@ -200,7 +197,12 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
     words.push(word);
     // Character boxes let table analysis cut a word that runs across a cell border.
     if (ltr && chars.length > 1 && text.length === chars.length) {
-      charBoxes.set(word, chars.map((c) => [c.x0, c.x1] as [number, number]));
+      const b = new Float32Array(chars.length * 2);
+      chars.forEach((c, i) => {
+        b[2 * i] = c.x0;
+        b[2 * i + 1] = c.x1;
+      });
+      charBoxes.set(word, b);
     }
     chars = [];
   };

@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { afterAll, describe, expect, test } from "vitest";
 import { installedLanguages, parseLanguages } from "@/lib/engine/ocr/languages";
 import { ocrImage } from "@/lib/engine/ocr/ocr-image";
-import { poolSize, shutdownOcr } from "@/lib/engine/ocr/pool";
+import { ocrPlan, poolSize, shutdownOcr } from "@/lib/engine/ocr/pool";
 import { applyGamma, preprocessRaster, rotateQuarter, toGray, toPnm, type Raster } from "@/lib/engine/ocr/preprocess";
 import { getPageTexts, renderForOcr, sniffKind } from "@/lib/engine/text/page-texts";
 import { imageToPdf, makeMultiPageTiff, makeTablesPdf, renderPageGray, renderPagePng } from "@/tests/helpers/extract-fixtures";
@@ -84,6 +84,22 @@ describe("OCR languages", () => {
       if (before === undefined) delete process.env.OCR_LANG_DIR;
       else process.env.OCR_LANG_DIR = before;
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("OCR parallelism follows the render size; huge renders go gray", () => {
+    const before = process.env.JOB_MEMORY_MB;
+    process.env.JOB_MEMORY_MB = "2048";
+    try {
+      const a4at300 = ocrPlan(8.7, false);
+      expect(a4at300.gray).toBe(false);
+      expect(a4at300.concurrency).toBe(Math.min(poolSize(), 5));
+      const a4at1200 = ocrPlan(139, false);
+      expect(a4at1200).toEqual({ concurrency: 1, gray: true });
+      expect(ocrPlan(8.7, true).gray).toBe(true);
+    } finally {
+      if (before === undefined) delete process.env.JOB_MEMORY_MB;
+      else process.env.JOB_MEMORY_MB = before;
     }
   });
 
