@@ -5,8 +5,9 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { balanceQuery, ledgerQuery } from "@/lib/dashboard/queries";
 import { buildUsageChart, palette } from "@/lib/dashboard/usage-chart";
-import { formatDateTime, formatNumber } from "@/lib/dashboard/format";
+import { formatNumber } from "@/lib/dashboard/format";
 import { Notice } from "@/components/ui/notice";
+import { LocalTime } from "@/components/ui/local-time";
 
 /** Balance, a stacked bar chart of use per day and operation, and the ledger. */
 export function CreditsView() {
@@ -89,7 +90,7 @@ export function CreditsView() {
             <tbody>
               {(ledger.data?.entries ?? []).map((e, i) => (
                 <tr key={i}>
-                  <td className="whitespace-nowrap">{formatDateTime(e.at)}</td>
+                  <td className="whitespace-nowrap"><LocalTime iso={e.at} /></td>
                   <td>{e.kind}</td>
                   <td>{e.operation ?? "—"}</td>
                   <td className="max-w-48 truncate font-mono text-xs">{e.jobId ? <Link href={`/jobs/${encodeURIComponent(e.jobId)}`} className="hover:underline">{e.jobId}</Link> : "—"}</td>

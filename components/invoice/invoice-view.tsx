@@ -58,11 +58,11 @@ export function InvoiceView({ result, jobId, sourceUrl }: { result: Record<strin
       <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,28rem)]">
         <div className="space-y-4">
           {sections.map((s) => (
-            <section key={s.id} aria-labelledby={`inv-${s.id}`} className="card p-4">
+            <section key={s.id} aria-labelledby={`inv-${s.id}`} className="card @container p-4">
               <h3 id={`inv-${s.id}`} className="text-sm font-semibold">{s.title}</h3>
-              <div className="mt-2 grid gap-x-6 gap-y-3 sm:grid-cols-2">
+              <div className="mt-2 grid gap-x-6 gap-y-3 @2xl:grid-cols-2">
                 {s.groups.map((g, gi) => (
-                  <dl key={gi} className={s.groups.length === 1 ? "sm:col-span-2 grid gap-x-6 sm:grid-cols-2" : ""}>
+                  <dl key={gi} className={s.groups.length === 1 ? "grid gap-x-6 @2xl:col-span-2 @2xl:grid-cols-2" : ""}>
                     {g.title ? <p className="col-span-full mb-1 text-xs font-semibold tracking-wide text-zinc-500 dark:text-zinc-400 uppercase">{g.title}</p> : null}
                     {g.fields.map((f) => {
                       const hasSource = Boolean(sources[f.path]);

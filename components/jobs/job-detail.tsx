@@ -6,13 +6,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { jobQuery } from "@/lib/dashboard/queries";
 import { api } from "@/lib/dashboard/http";
 import { buildCurl } from "@/lib/dashboard/curl";
-import { formatDateTime, formatDuration, formatNumber } from "@/lib/dashboard/format";
+import { formatDuration, formatNumber } from "@/lib/dashboard/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Notice } from "@/components/ui/notice";
 import { Icon } from "@/components/ui/icon";
 import { JsonTree } from "@/components/results/json-tree";
 import { ResultView } from "@/components/results/result-view";
+import { LocalTime } from "@/components/ui/local-time";
 
 /** One job: its request, result, callback deliveries; re-run. */
 export function JobDetail({ id, apiBase }: { id: string; apiBase: string }) {
@@ -52,16 +53,16 @@ export function JobDetail({ id, apiBase }: { id: string; apiBase: string }) {
       {rerun.isSuccess && !rerun.data?.jobId ? <Notice tone="success">Re-run finished. The new job is at the top of the job list.</Notice> : null}
       <dl className="card grid grid-cols-2 gap-px overflow-hidden bg-zinc-200 sm:grid-cols-3 lg:grid-cols-6 dark:bg-zinc-800">
         {[
-          ["Created", formatDateTime(job.createdAt)],
+          ["Created", <LocalTime key="t" iso={job.createdAt} />],
           ["Duration", formatDuration(job.durationMs)],
           ["Credits", formatNumber(job.credits)],
           ["Pages", formatNumber(job.pageCount)],
           ["Via", job.via],
           ["Endpoint", job.path],
-        ].map(([k, v]) => (
+        ].map(([k, v]) => [k as string, v] as const).map(([k, v]) => (
           <div key={k} className="bg-white px-4 py-3 dark:bg-zinc-900">
             <dt className="text-xs text-zinc-500 dark:text-zinc-400">{k}</dt>
-            <dd className="mt-0.5 truncate text-sm font-medium" title={v}>{v}</dd>
+            <dd className="mt-0.5 truncate text-sm font-medium" title={typeof v === "string" ? v : undefined}>{v}</dd>
           </div>
         ))}
       </dl>
@@ -89,7 +90,7 @@ export function JobDetail({ id, apiBase }: { id: string; apiBase: string }) {
                 {job.callbacks.map((c) => (
                   <tr key={c.attempt}>
                     <td className="tabular-nums">{c.attempt}</td>
-                    <td className="whitespace-nowrap">{formatDateTime(c.at)}</td>
+                    <td className="whitespace-nowrap"><LocalTime iso={c.at} /></td>
                     <td>{c.ok ? <span className="text-emerald-700 dark:text-emerald-400">Delivered ({c.httpStatus})</span> : <span className="text-red-700 dark:text-red-400">{c.httpStatus ? `HTTP ${c.httpStatus}` : ""} {c.error}</span>}</td>
                   </tr>
                 ))}

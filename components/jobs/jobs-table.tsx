@@ -4,10 +4,11 @@ import Link from "next/link";
 import { useDeferredValue, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { jobsQuery } from "@/lib/dashboard/queries";
-import { formatDateTime, formatDuration, formatNumber, formatRelative, fileNameOf } from "@/lib/dashboard/format";
+import { formatDuration, formatNumber, fileNameOf } from "@/lib/dashboard/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { Icon } from "@/components/ui/icon";
 import { Notice } from "@/components/ui/notice";
+import { LocalTime } from "@/components/ui/local-time";
 
 const statuses = ["", "working", "success", "failed", "aborted"];
 
@@ -72,7 +73,7 @@ export function JobsTable({ limit = 100, compact = false }: { limit?: number; co
                     {j.source ? fileNameOf(j.source) : "—"}
                   </td>
                 )}
-                <td className="whitespace-nowrap text-zinc-600 dark:text-zinc-400" title={formatDateTime(j.createdAt)}>{formatRelative(j.createdAt)}</td>
+                <td className="whitespace-nowrap text-zinc-600 dark:text-zinc-400"><LocalTime iso={j.createdAt} mode="relative" /></td>
                 <td className="hidden whitespace-nowrap tabular-nums sm:table-cell">{formatDuration(j.durationMs)}</td>
                 <td className="text-right tabular-nums">{formatNumber(j.credits)}</td>
                 <td className="text-right whitespace-nowrap">

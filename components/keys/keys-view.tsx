@@ -5,9 +5,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { keysQuery } from "@/lib/dashboard/queries";
 import { api } from "@/lib/dashboard/http";
 import type { ApiKey } from "@/lib/dashboard/api-types";
-import { formatDateTime, formatRelative } from "@/lib/dashboard/format";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Notice } from "@/components/ui/notice";
+import { LocalTime } from "@/components/ui/local-time";
 
 /** API keys: create (the secret is shown once), see last use, revoke. */
 export function KeysView() {
@@ -67,9 +67,9 @@ export function KeysView() {
               <tr key={k.id} data-key-name={k.name}>
                 <td className="font-medium">{k.name}</td>
                 <td className="font-mono text-xs">{k.prefix}…</td>
-                <td className="whitespace-nowrap">{formatDateTime(k.createdAt)}</td>
-                <td className="whitespace-nowrap" title={k.lastUsedAt ? formatDateTime(k.lastUsedAt) : undefined}>{formatRelative(k.lastUsedAt)}</td>
-                <td>{k.revokedAt ? <span className="text-xs text-zinc-500 dark:text-zinc-400">revoked {formatRelative(k.revokedAt)}</span> : <span className="text-xs text-emerald-700 dark:text-emerald-400">active</span>}</td>
+                <td className="whitespace-nowrap"><LocalTime iso={k.createdAt} /></td>
+                <td className="whitespace-nowrap"><LocalTime iso={k.lastUsedAt} mode="relative" /></td>
+                <td>{k.revokedAt ? <span className="text-xs text-zinc-500 dark:text-zinc-400">revoked <LocalTime iso={k.revokedAt} mode="relative" /></span> : <span className="text-xs text-emerald-700 dark:text-emerald-400">active</span>}</td>
                 <td className="text-right whitespace-nowrap">
                   {k.revokedAt ? null : confirm === k.id ? (
                     <span className="inline-flex gap-2">

@@ -1,5 +1,6 @@
 "use client";
 
+import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { readJson } from "@/lib/dashboard/http";
 import { fileNameOf, formatBytes, isLinkExpired } from "@/lib/dashboard/format";
@@ -10,6 +11,7 @@ import { PdfPreview } from "./pdf-preview";
 import { CsvTable } from "./csv-table";
 import { ClassifierResult } from "@/components/rules/classifier-result";
 import { InvoiceView } from "@/components/invoice/invoice-view";
+import { LocalTime } from "@/components/ui/local-time";
 
 type Result = Record<string, unknown>;
 
@@ -57,12 +59,12 @@ export function ResultView({ operation, result, jobId, sourceUrl }: { operation:
 }
 
 function Summary({ result }: { result: Result }) {
-  const items: [string, string][] = [];
+  const items: [string, ReactNode][] = [];
   if (typeof result.pageCount === "number") items.push(["Pages", String(result.pageCount)]);
   if (typeof result.credits === "number") items.push(["Credits", String(result.credits)]);
   if (typeof result.duration === "number") items.push(["Duration", `${result.duration} ms`]);
   if (typeof result.fileSize === "number") items.push(["File size", formatBytes(result.fileSize)]);
-  if (typeof result.outputLinkValidTill === "string") items.push(["Link valid till", new Date(result.outputLinkValidTill).toLocaleString()]);
+  if (typeof result.outputLinkValidTill === "string") items.push(["Link valid till", <LocalTime key="t" iso={result.outputLinkValidTill} />]);
   if (!items.length) return null;
   return (
     <dl className="flex flex-wrap gap-x-6 gap-y-1 text-sm">

@@ -6,11 +6,11 @@ import { ruleSetsQuery } from "@/lib/dashboard/queries";
 import { api, local } from "@/lib/dashboard/http";
 import { parseRules } from "@/lib/engine/classify/parse-rules";
 import type { RuleSet } from "@/lib/dashboard/api-types";
-import { formatRelative } from "@/lib/dashboard/format";
 import { Notice } from "@/components/ui/notice";
 import { SourceInput } from "@/components/operations/source-input";
 import { RulesEditor } from "./rules-editor";
 import { ClassifierResult } from "./classifier-result";
+import { LocalTime } from "@/components/ui/local-time";
 
 const EXAMPLE = `# className, logic, keyword1, keyword2, ...
 invoice, OR, invoice, /inv(oice)?\\s*no/i, amount due
@@ -77,7 +77,7 @@ export function RulesWorkbench() {
             <li key={s.id}>
               <button type="button" onClick={() => open(s)} aria-current={current?.id === s.id ? "true" : undefined} className={`w-full rounded-md px-2 py-1.5 text-left text-sm ${current?.id === s.id ? "bg-brand-50 font-medium text-brand-700 dark:bg-brand-500/15 dark:text-brand-100" : "hover:bg-zinc-100 dark:hover:bg-zinc-800"}`}>
                 <span className="block truncate">{s.name}</span>
-                <span className="block text-xs text-zinc-500 dark:text-zinc-400">edited {formatRelative(s.updatedAt)}</span>
+                <span className="block text-xs text-zinc-500 dark:text-zinc-400">edited <LocalTime iso={s.updatedAt} mode="relative" /></span>
               </button>
             </li>
           ))}

@@ -1,6 +1,7 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import fs from "node:fs";
+import { z } from "zod";
 import { ApiError, toApiError } from "./errors";
 import { corsHeaders, limitedBody, readWireRequest, sendError, sendJson, type WireFile } from "./http";
 import { authenticate, type Caller } from "./auth";
@@ -97,12 +98,11 @@ async function storeWireFiles(files: WireFile[], caller: Caller, several: boolea
   return urls.join(",");
 }
 
+const jobCheckSchema = z.object({ jobid: z.string().optional(), force: z.boolean().optional() });
+
 async function jobCheck(req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller) {
   const wire = await readWireRequest(req, url, 1024 * 1024);
-  const f = coerceObject(wire.fields, (await import("zod")).z.object({
-    jobid: (await import("zod")).z.string().optional(),
-    force: (await import("zod")).z.boolean().optional(),
-  }));
+  const f = coerceObject(wire.fields, jobCheckSchema);
   const jobId = f.jobid as string | undefined;
   if (!jobId) throw new ApiError(400, "jobid: required (the jobId an async call answered with)");
   const row = await getJob(jobId);

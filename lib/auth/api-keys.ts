@@ -4,6 +4,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { accounts, apiKeys } from "@/lib/db/schema";
 import { sealSecret, openSecret } from "./secret-box";
+import { cachedBalance, cachedKey, forgetKeys, rememberBalance, rememberKey } from "./embedded-cache";
 
 const KEY_PREFIX = "qk_";
 
@@ -51,26 +52,41 @@ const lastTouched = new Map<string, number>();
  */
 export async function findApiKey(secret: string): Promise<(ApiKeyRow & { balance: number }) | null> {
   if (!secret || secret.length > 200) return null;
+  const hash = hashApiKey(secret);
+  const hit = cachedKey<ApiKeyRow>(hash);
+  if (hit) {
+    const balance = cachedBalance(hit.accountId);
+    if (balance !== undefined) {
+      touch(hit.id);
+      return { ...hit, balance };
+    }
+  }
   const db = await getDb();
   const [found] = await db
     .select({ key: apiKeys, balance: accounts.balance })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(and(eq(apiKeys.hash, hashApiKey(secret)), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt)))
     .limit(1);
   if (!found) return null;
   const row = { ...found.key, balance: Number(found.balance) };
-  // last_used_at with minute precision: one write per key per minute, off the hot path.
-  const now = Date.now();
-  if ((lastTouched.get(row.id) ?? 0) < now - 60_000) {
-    lastTouched.set(row.id, now);
-    void db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date(now) })
-      .where(eq(apiKeys.id, row.id))
-      .catch(() => {});
-  }
+  rememberKey(hash, found.key);
+  rememberBalance(row.accountId, row.balance);
+  touch(row.id);
   return row;
+}
+
+/** last_used_at with minute precision: one write per key per minute, off the hot path. */
+async function touch(id: string) {
+  const now = Date.now();
+  if ((lastTouched.get(id) ?? 0) >= now - 60_000) return;
+  lastTouched.set(id, now);
+  const db = await getDb();
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: new Date(now) })
+    .where(eq(apiKeys.id, id))
+    .catch(() => {});
 }
 
 export async function listApiKeys(accountId: string) {
@@ -87,6 +103,7 @@ export async function revokeApiKey(accountId: string, id: string): Promise<boole
     .set({ revokedAt: new Date() })
     .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
     .returning();
+  forgetKeys();
   return rows.length > 0;
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { ApiError } from "@/lib/api/errors";
+import { cachedBalance, rememberBalance } from "@/lib/auth/embedded-cache";
 
 /**
  * The credits ledger: append-only rows (grant +, reserve −, capture − extra, release + back),
@@ -25,7 +26,7 @@ async function rows<T>(p: Promise<unknown>): Promise<T[]> {
 
 export async function grantCredits(accountId: string, amount: number, note = "grant"): Promise<number> {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  return remember(accountId, db.transaction(async (tx) => {
     const balance = await lockBalance(tx, accountId);
     await tx.execute(
       sql`insert into credit_ledger (account_id, kind, amount, note) values (${accountId}, 'grant', ${amount}, ${note})`,
@@ -33,10 +34,19 @@ export async function grantCredits(accountId: string, amount: number, note = "gr
     if (balance + amount < 0) throw new ApiError(400, `cannot take ${-amount}: the balance is ${balance}`);
     await tx.execute(sql`update accounts set balance = balance + ${amount} where id = ${accountId}`);
     return balance + amount;
-  });
+  }));
+}
+
+/** Keeps the embedded-mode balance cache in step with a committed ledger transaction. */
+async function remember<T extends number | { remaining: number }>(accountId: string, p: Promise<T>): Promise<T> {
+  const r = await p;
+  rememberBalance(accountId, typeof r === "number" ? r : r.remaining);
+  return r;
 }
 
 export async function getBalance(accountId: string): Promise<number> {
+  const hit = cachedBalance(accountId);
+  if (hit !== undefined) return hit;
   const db = await getDb();
   const r = await rows<{ balance: string | number }>(
     db.execute(sql`select balance from accounts where id = ${accountId}`),
@@ -47,7 +57,7 @@ export async function getBalance(accountId: string): Promise<number> {
 /** Reserves `amount` for a job before any work; 402 when the balance is too low. */
 export async function reserveCredits(accountId: string, jobId: string, amount: number, operation: string) {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  return remember(accountId, db.transaction(async (tx) => {
     const balance = await lockBalance(tx, accountId);
     const existing = await rows<{ amount: number }>(
       tx.execute(sql`select amount from credit_ledger where job_id = ${jobId} and kind = 'reserve'`),
@@ -64,7 +74,7 @@ export async function reserveCredits(accountId: string, jobId: string, amount: n
     );
     await tx.execute(sql`update accounts set balance = balance - ${amount} where id = ${accountId}`);
     return balance - amount;
-  });
+  }));
 }
 
 /**
@@ -74,7 +84,7 @@ export async function reserveCredits(accountId: string, jobId: string, amount: n
  */
 export async function captureCredits(accountId: string, jobId: string, cost: number, operation: string) {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  return remember(accountId, db.transaction(async (tx) => {
     const balance = await lockBalance(tx, accountId);
     const done = await rows<{ kind: string; amount: number }>(
       tx.execute(sql`select kind, amount from credit_ledger where job_id = ${jobId}`),
@@ -89,13 +99,13 @@ export async function captureCredits(accountId: string, jobId: string, cost: num
     );
     if (extra > 0) await tx.execute(sql`update accounts set balance = balance - ${extra} where id = ${accountId}`);
     return { charged: reserved + extra, remaining: balance - extra };
-  });
+  }));
 }
 
 /** Gives a failed job's reservation back. Idempotent; does nothing after a capture. */
 export async function releaseCredits(accountId: string, jobId: string) {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  return remember(accountId, db.transaction(async (tx) => {
     const balance = await lockBalance(tx, accountId);
     const done = await rows<{ kind: string; amount: number }>(
       tx.execute(sql`select kind, amount from credit_ledger where job_id = ${jobId}`),
@@ -107,7 +117,7 @@ export async function releaseCredits(accountId: string, jobId: string) {
     );
     await tx.execute(sql`update accounts set balance = balance + ${-reserve.amount} where id = ${accountId}`);
     return balance - reserve.amount;
-  });
+  }));
 }
 
 /** Ledger rows and per-day use per operation, for the dashboard. */

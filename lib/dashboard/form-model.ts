@@ -184,7 +184,16 @@ export function buildFormModel(op: OperationDefinition): FormModel {
 export type FormValue = string | boolean | Record<string, unknown>[] | undefined;
 export type FormValues = Record<string, FormValue>;
 
-/** Initial values: defaults where the contract has them, else empty. */
+/**
+ * Dashboard-only starting values: the invoice viewer needs field sources to highlight, the
+ * classifier viewer needs match details. The user can still switch them off.
+ */
+const dashboardStart: Record<string, FormValues> = {
+  "ai-invoice-parser": { "profiles.IncludeFieldSources": true },
+  "pdf-classifier": { "profiles.IncludeMatchDetails": true },
+};
+
+/** Initial values: defaults where the contract has them (or the dashboard's own), else empty. */
 export function initialValues(model: FormModel): FormValues {
   const v: FormValues = {};
   for (const f of model.fields) {
@@ -194,6 +203,7 @@ export function initialValues(model: FormModel): FormValues {
     else v[f.name] = f.default !== undefined ? String(f.default) : "";
   }
   if (model.hasProfiles) v["profiles.$extra"] = "";
+  for (const [name, value] of Object.entries(dashboardStart[model.id] ?? {})) if (name in v) v[name] = value;
   return v;
 }
 

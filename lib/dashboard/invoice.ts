@@ -1,4 +1,5 @@
 /** The invoice object of the parser, laid out for review (pure: tested in tests/unit/dashboard). */
+import type { FieldSource, FieldSources } from "@/lib/engine/invoice/types";
 
 export interface InvoiceField {
   path: string;
@@ -142,22 +143,19 @@ export function humanize(key: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
 }
 
-export interface FieldSource {
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type { FieldSource };
 
-/** The parser's fieldSources (top level or inside body), keyed by dotted path. */
-export function readFieldSources(result: Record<string, unknown>): Record<string, FieldSource> {
-  const raw = (result.fieldSources ?? (result.body as Record<string, unknown> | undefined)?.fieldSources) as unknown;
-  if (!raw || typeof raw !== "object") return {};
-  const out: Record<string, FieldSource> = {};
-  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-    const s = (Array.isArray(v) ? v[0] : v) as Partial<FieldSource> | undefined;
-    if (s && [s.page, s.x, s.y, s.width, s.height].every((n) => typeof n === "number")) out[k] = s as FieldSource;
+/**
+ * The parser's `fieldSources` (profile IncludeFieldSources: true; top level of the result):
+ * dotted body path ("vendor.name", "lineItems.0.2.amount") → 0-based page and box in PDF
+ * points, top-left origin (lib/engine/invoice/types.ts). Malformed entries are skipped.
+ */
+export function readFieldSources(result: Record<string, unknown>): FieldSources {
+  const raw = result.fieldSources;
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return {};
+  const out: FieldSources = {};
+  for (const [k, v] of Object.entries(raw as Record<string, Partial<FieldSource>>)) {
+    if (v && [v.page, v.x, v.y, v.width, v.height].every((n) => typeof n === "number" && Number.isFinite(n))) out[k] = v as FieldSource;
   }
   return out;
 }

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import { getConfig } from "@/lib/config";
+import { enableEmbeddedCache } from "@/lib/auth/embedded-cache";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -81,6 +82,7 @@ async function openDb(): Promise<DbHandle> {
   const client = await PGlite.create(dir);
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(drizzle(client, { schema }), { migrationsFolder: migrationsFolder() });
+  enableEmbeddedCache();
   return {
     db,
     kind: "pglite",

@@ -2,6 +2,7 @@ import "server-only";
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { callbackDeliveries, jobs } from "@/lib/db/schema";
+import { cachedFinishedJob, rememberFinishedJob } from "@/lib/auth/embedded-cache";
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -11,8 +12,11 @@ export async function insertJob(values: typeof jobs.$inferInsert) {
 }
 
 export async function getJob(id: string): Promise<JobRow | null> {
+  const hit = cachedFinishedJob<JobRow>(id);
+  if (hit) return hit;
   const db = await getDb();
   const [row] = await db.select().from(jobs).where(eq(jobs.id, id)).limit(1);
+  if (row && row.status !== "working") rememberFinishedJob(id, row);
   return row ?? null;
 }
 

@@ -6,6 +6,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchChromium, newContext, seriousAxeViolations, shoot, signIn } from "./helpers/browser";
 import { startDashboardServer, type DashboardServer } from "./helpers/start-server";
 import { makePdf } from "@/tests/helpers/pdf-fixtures";
+import { expectedOf, invoicePdf, renderPng, SPECS } from "@/tests/helpers/invoice-fixtures";
+import { makeTablesPdf } from "@/tests/helpers/extract-fixtures";
 
 let srv: DashboardServer;
 let browser: Browser;
@@ -13,6 +15,12 @@ let ctx: BrowserContext;
 let page: Page;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quire-e2e-"));
 const threePages = path.join(tmp, "three-pages.pdf");
+const invoiceFile = path.join(tmp, "brightline-invoice.pdf");
+const tablesFile = path.join(tmp, "price-list.pdf");
+const imageFiles = [path.join(tmp, "scan-1.png"), path.join(tmp, "scan-2.png")];
+const invoice = expectedOf(SPECS.usClassic!);
+/** React's hydration errors (production: minified #418/#423/#425), from every page the tests open. */
+const hydrationErrors: string[] = [];
 
 /** Screenshots on failure, under test-results/e2e/failed-*.png. */
 function screenshotOnFailure(name: string) {
@@ -21,17 +29,38 @@ function screenshotOnFailure(name: string) {
   });
 }
 
-async function upload(p: Page, file: string) {
-  await p.getByTestId("file-input").first().setInputFiles(file);
-  await p.getByRole("img", { name: "Uploaded" }).first().waitFor({ timeout: 30_000 });
+async function upload(p: Page, file: string | string[]) {
+  const files = Array.isArray(file) ? file : [file];
+  await p.getByTestId("file-input").first().setInputFiles(files);
+  await expect.poll(() => p.getByRole("img", { name: "Uploaded" }).count(), { timeout: 30_000 }).toBe(files.length);
+}
+
+/** The job id a form run shows beside its result. */
+async function runJobId(p: Page): Promise<string> {
+  const link = p.getByTestId("run-result").locator('a[href^="/jobs/"]').first();
+  await link.waitFor({ timeout: 30_000 });
+  return (await link.textContent())!.trim();
 }
 
 beforeAll(async () => {
   fs.writeFileSync(threePages, makePdf({ pages: 3 }));
+  fs.writeFileSync(invoiceFile, await invoicePdf(SPECS.usClassic!));
+  fs.writeFileSync(
+    tablesFile,
+    makeTablesPdf([{ texts: [{ x: 50, y: 50, text: "Price list", size: 16, bold: true }], tables: [{ x: 50, y: 80, cols: [140, 80, 80], boldHeader: true, rows: [["Item", "Qty", "Price"], ["Apple", "3", "1.20"], ["Pear", "5", "0.80"], ["Quince", "2", "2.50"]] }] }]),
+  );
+  imageFiles.forEach((f, i) => fs.writeFileSync(f, renderPng(makePdf({ text: () => `Scan ${i + 1}` }), 0, 40)));
   srv = await startDashboardServer();
   browser = await launchChromium();
-  ctx = await newContext(browser);
+  // A time zone and locale unlike the server's, so dates formatted during SSR would mismatch.
+  ctx = await newContext(browser, { timezoneId: "Pacific/Auckland", locale: "de-DE" });
   page = await ctx.newPage();
+  page.on("console", (m) => {
+    if (m.type() === "error" && /hydrat|#418|#423|#425/i.test(m.text())) hydrationErrors.push(`${page.url()}: ${m.text().slice(0, 300)}`);
+  });
+  page.on("pageerror", (e) => {
+    if (/hydrat|#418|#423|#425/i.test(e.message)) hydrationErrors.push(`${page.url()}: ${e.message.slice(0, 300)}`);
+  });
 }, 600_000);
 
 afterAll(async () => {
@@ -87,7 +116,7 @@ describe("dashboard (Chromium)", () => {
     await page.goto(`${srv.url}/rules`);
     const editor = page.getByTestId("rules-textarea");
     await editor.fill("invoice, OR, invoice, /inv(oice/\nreceipt");
-    await expect.poll(() => page.getByTestId("rules-problems").textContent(), { timeout: 15_000 }).toMatch(/Line 1: Regex[\s\S]*Line 2: "receipt" has no keywords/);
+    await expect.poll(() => page.getByTestId("rules-problems").textContent(), { timeout: 15_000 }).toMatch(/Line 1: invalid regex \/inv\(oice\/[\s\S]*Line 2: class "receipt" has no keywords/);
     expect(await page.locator("[data-error-line]").count()).toBe(2);
     await shoot(page, "rules-error");
     await editor.fill("invoice, OR, invoice, /inv(oice)?/i\nreceipt, AND, receipt, total");
@@ -96,6 +125,127 @@ describe("dashboard (Chromium)", () => {
     await page.getByRole("button", { name: "Save rule set" }).click();
     await expect.poll(() => page.getByTestId("rule-set-list").textContent(), { timeout: 20_000 }).toMatch(/E2E rules/);
     await shoot(page, "rules-saved");
+  });
+
+  it("invoice: parse from the form, review beside the PDF, highlight where a field came from", async () => {
+    screenshotOnFailure("invoice");
+    await page.goto(`${srv.url}/operations/ai-invoice-parser`);
+    await upload(page, invoiceFile);
+    await page.getByRole("button", { name: /^Run ai invoice parser/i }).click();
+    const jobId = await runJobId(page);
+    await page.getByTestId("invoice-view").waitFor({ timeout: 60_000 });
+    // The invoice list links the job to its own viewer page.
+    await page.goto(`${srv.url}/invoices`);
+    await page.locator(`a[href="/invoices/${encodeURIComponent(jobId)}"]`).click();
+    await page.waitForURL(/\/invoices\/.+/);
+    const view = page.getByTestId("invoice-view");
+    await view.waitFor({ timeout: 30_000 });
+    const field = (p: string) => view.locator(`[data-field="${p}"]`);
+    expect(await field("vendor.name").textContent()).toContain(invoice.vendorName);
+    expect(await field("customer.billTo.name").textContent()).toContain(invoice.customerName);
+    expect(await field("invoice.invoiceNo").textContent()).toContain(invoice.invoiceNo);
+    expect(await field("paymentDetails.total").textContent()).toContain(invoice.total);
+    expect(await field("paymentDetails.subtotal").textContent()).toContain(invoice.subtotal);
+    expect(await view.getByTestId("line-items").locator("tbody tr").count()).toBe(SPECS.usClassic!.items.length);
+    // The US invoice has no IBAN: shown as missing, not as an empty value.
+    expect(await field("paymentDetails.bankingInformation.iban").locator("[data-missing]").textContent()).toBe("missing");
+
+    // Where vendor.name was read (PDF points, top-left origin) → where the box must be drawn.
+    const { src, pts } = await page.evaluate(async (id) => {
+      const job = (await (await fetch(`/api/proxy/v1/jobs/${encodeURIComponent(id)}`)).json()).job;
+      const info = await (await fetch(`/api/preview?info=1&url=${encodeURIComponent(job.request.url)}`)).json();
+      return { src: job.result.fieldSources["vendor.name"], pts: info.pages[0] };
+    }, jobId);
+    expect(src).toMatchObject({ page: 0 });
+    await page.getByTestId("pdf-page").locator("img").waitFor();
+    await field("vendor.name").hover();
+    const hl = page.getByTestId("highlight");
+    await hl.waitFor({ state: "visible", timeout: 5_000 });
+    const box = (await hl.boundingBox())!;
+    const pg = (await page.getByTestId("pdf-page").boundingBox())!;
+    const k = pg.width / pts.width;
+    expect(Math.abs(box.x - (pg.x + (src.x - 2) * k))).toBeLessThan(3);
+    expect(Math.abs(box.y - (pg.y + (src.y - 2) * k))).toBeLessThan(3);
+    expect(Math.abs(box.width - (src.width + 4) * k)).toBeLessThan(3);
+    await shoot(page, "invoice-highlight", false);
+    // Clicking a line-item cell pins its box; it stays when the pointer leaves.
+    const cell = view.getByTestId("line-items").locator("tbody tr").first().locator("td").first();
+    await cell.click();
+    await page.mouse.move(0, 0);
+    await hl.waitFor({ state: "visible", timeout: 5_000 });
+    const pinned = (await hl.boundingBox())!;
+    expect(pinned.y).toBeGreaterThan(box.y);
+  });
+
+  it("rules: write, save, test against a document (classes and keyword matches), then use from the classifier form", async () => {
+    screenshotOnFailure("rules-test");
+    await page.goto(`${srv.url}/rules`);
+    const name = `Mail room ${Date.now()}`;
+    await page.getByRole("button", { name: "+ New" }).click();
+    await page.getByTestId("rules-textarea").fill(
+      ["# incoming mail", "invoice, OR, purchase order, /inv(oice)?\\s*(no|#)/i", "receipt, AND, receipt, thank you for your purchase", "dental, AND, Cedar Creek, /dental/i"].join("\n"),
+    );
+    await page.getByTestId("rules-ok").waitFor();
+    await page.getByLabel("Name").fill(name);
+    await page.getByRole("button", { name: "Save rule set" }).click();
+    await expect.poll(() => page.getByTestId("rule-set-list").textContent(), { timeout: 20_000 }).toContain(name);
+    await upload(page, invoiceFile);
+    await page.getByRole("button", { name: "Test rules" }).click();
+    const result = page.getByTestId("classifier-result");
+    await result.waitFor({ timeout: 60_000 });
+    expect(await result.getByTestId("matched-classes").locator("li").allTextContents()).toEqual(["invoice", "dental"]);
+    const rule = (cls: string) => result.locator(`tr[data-rule-class="${cls}"]`);
+    expect(await rule("receipt").getAttribute("data-matched")).toBe("false");
+    expect(await rule("invoice").textContent()).toContain("(line 2)");
+    expect(await rule("invoice").locator('[data-keyword="purchase order"]').getAttribute("data-matched")).toBe("false");
+    const regex = rule("invoice").locator("[data-keyword^='/inv']");
+    expect(await regex.getAttribute("data-matched")).toBe("true");
+    expect(await regex.textContent()).toMatch(/p\.1 “/);
+    expect(await rule("dental").locator('[data-keyword="Cedar Creek"]').getAttribute("data-matched")).toBe("true");
+    await shoot(page, "rules-test");
+
+    await page.goto(`${srv.url}/operations/pdf-classifier`);
+    await upload(page, invoiceFile);
+    await page.getByTestId("rule-set-picker").selectOption({ label: name });
+    await expect.poll(() => page.getByTestId("rules-textarea").inputValue()).toContain("dental, AND, Cedar Creek");
+    await page.getByRole("button", { name: /^Run document classifier/i }).click();
+    const formResult = page.getByTestId("classifier-result");
+    await formResult.waitFor({ timeout: 60_000 });
+    expect(await formResult.getByTestId("matched-classes").locator("li").allTextContents()).toEqual(["invoice", "dental"]);
+    expect(await formResult.locator('tr[data-rule-class="receipt"]').getAttribute("data-matched")).toBe("false");
+  });
+
+  it("PDF to CSV from its form shows the CSV table", async () => {
+    screenshotOnFailure("pdf-to-csv");
+    await page.goto(`${srv.url}/operations/pdf-convert-to-csv`);
+    await upload(page, tablesFile);
+    await page.getByRole("button", { name: /^Run pdf to csv/i }).click();
+    const table = page.getByTestId("csv-table");
+    await table.waitFor({ timeout: 60_000 });
+    const text = await table.locator("table").textContent();
+    for (const cell of ["Apple", "Pear", "Quince", "1.20", "2.50"]) expect(text).toContain(cell);
+    await shoot(page, "pdf-to-csv");
+  });
+
+  it("images to PDF with two uploaded images gives a two-page PDF", async () => {
+    screenshotOnFailure("images-to-pdf");
+    await page.goto(`${srv.url}/operations/pdf-convert-from-image`);
+    await upload(page, imageFiles);
+    await page.getByRole("button", { name: /^Run images to pdf/i }).click();
+    const preview = page.getByTestId("pdf-preview");
+    await preview.waitFor({ timeout: 60_000 });
+    await expect.poll(() => preview.textContent(), { timeout: 15_000 }).toContain("Page 1 of 2");
+    await shoot(page, "images-to-pdf");
+  });
+
+  it("credits: the ledger lists the runs", async () => {
+    screenshotOnFailure("credits");
+    await page.goto(`${srv.url}/credits`);
+    const ledger = page.getByTestId("ledger-table");
+    await expect.poll(() => ledger.locator("tbody tr").count(), { timeout: 20_000 }).toBeGreaterThan(3);
+    const text = await ledger.textContent();
+    for (const op of ["ai-invoice-parser", "pdf-classifier", "pdf-convert-to-csv"]) expect(text).toContain(op);
+    await shoot(page, "credits");
   });
 
   it("a background job goes from working to success in the job list without reload", async () => {
@@ -173,6 +323,14 @@ describe("dashboard (Chromium)", () => {
   it("state-changing proxy calls need a same-origin Origin", async () => {
     const res = await ctx.request.post(`${srv.url}/api/proxy/v1/account/keys`, { data: { name: "x" }, headers: { origin: "https://evil.example" } });
     expect(res.status()).toBe(403);
+  });
+
+  it("pages hydrate without a mismatch (dates are formatted after mount)", async () => {
+    for (const p of ["/jobs", "/keys", "/credits", "/rules", "/invoices"]) {
+      await page.goto(srv.url + p);
+      await page.waitForLoadState("networkidle");
+    }
+    expect(hydrationErrors).toEqual([]);
   });
 
   it("sign out ends the session", async () => {

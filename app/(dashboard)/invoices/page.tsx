@@ -3,9 +3,9 @@ import Link from "next/link";
 import { requirePageUser } from "@/lib/auth/next-auth";
 import { fetchUpstreamJson } from "@/lib/dashboard/server/prefetch";
 import type { JobSummary } from "@/lib/dashboard/api-types";
-import { formatRelative } from "@/lib/dashboard/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { PageHeader } from "@/components/ui/notice";
+import { LocalTime } from "@/components/ui/local-time";
 
 export const metadata: Metadata = { title: "Invoice review" };
 
@@ -25,7 +25,7 @@ export default async function InvoicesPage() {
               <tr key={j.jobId}>
                 <td><Link className="font-medium hover:text-brand-600" href={`/invoices/${encodeURIComponent(j.jobId)}`}>{j.source ? decodeURIComponent(j.source.split("/").pop() ?? j.jobId) : j.jobId}</Link></td>
                 <td><StatusBadge status={j.status} /></td>
-                <td>{formatRelative(j.createdAt)}</td>
+                <td><LocalTime iso={j.createdAt} mode="relative" /></td>
               </tr>
             ))}
           </tbody>

@@ -21,8 +21,10 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.waitForURL((u) => !u.pathname.startsWith("/sign-in"), { timeout: 30_000 });
 }
 
-export async function newContext(browser: Browser, opts: { dark?: boolean; width?: number; height?: number } = {}): Promise<BrowserContext> {
+export async function newContext(browser: Browser, opts: { dark?: boolean; width?: number; height?: number; timezoneId?: string; locale?: string } = {}): Promise<BrowserContext> {
   return browser.newContext({
+    timezoneId: opts.timezoneId,
+    locale: opts.locale,
     viewport: { width: opts.width ?? 1360, height: opts.height ?? 900 },
     colorScheme: opts.dark ? "dark" : "light",
     acceptDownloads: true,
