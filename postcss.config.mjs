@@ -1,2 +1,2 @@
-/** Tailwind CSS 4 through its PostCSS plugin (configuration lives in app/globals.css). */
+/** Tailwind CSS 4 through its PostCSS plugin (theme in app/globals.css, sources in tailwind.config.ts). */
 export default { plugins: { "@tailwindcss/postcss": {} } };

@@ -69,15 +69,15 @@ const srv = await startDashboardServer();
 const browser = await launchChromium();
 const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 } });
 // Runs before any page script: notes when React has hydrated the header (its props are attached).
-await ctx.addInitScript(() => {
-  const w = window as unknown as { __hydratedAt?: number };
+// (A string, not a function: tsx would wrap named functions in a helper the page lacks.)
+await ctx.addInitScript(`(() => {
   const check = () => {
-    const el = document.querySelector("[data-testid=user-menu], #sign-in-error, form button[type=submit]");
-    if (el && Object.keys(el).some((k) => k.startsWith("__reactProps$"))) w.__hydratedAt = performance.now();
+    const el = document.querySelector("[data-testid=user-menu]");
+    if (el && Object.keys(el).some((k) => k.startsWith("__reactProps$"))) window.__hydratedAt = performance.now();
     else setTimeout(check, 2);
   };
   check();
-});
+})();`);
 const page = await ctx.newPage();
 await signIn(page, srv.url, srv.email, srv.password);
 

@@ -15,7 +15,7 @@ build_if_stale() {
   local h
   h=$(find app components lib public next.config.js package-lock.json tailwind.config.ts postcss.config.mjs tsconfig.json \
         -type f \( -name '*.ts' -o -name '*.tsx' -o -name '*.js' -o -name '*.mjs' -o -name '*.css' -o -name '*.json' -o -name '*.svg' -o -name '*.sql' \) \
-        -not -path '*/node_modules/*' 2>/dev/null | LC_ALL=C sort | xargs cat 2>/dev/null | sha1sum | cut -d' ' -f1)
+        -not -path '*/node_modules/*' 2>/dev/null | LC_ALL=C sort | xargs cat 2>/dev/null | sha1sum | cut -d' ' -f1 || true)
   if [ ! -f .next/BUILD_ID ] || [ "$(cat .next/quire-build-hash 2>/dev/null)" != "$h" ]; then
     echo "quire: building the dashboard (next build)" >&2
     NEXT_TELEMETRY_DISABLED=1 npx next build >&2

@@ -21,7 +21,7 @@ function download(name: string, type: string, text: string) {
  * highlights where it came from (fieldSources, PDF points, top-left origin).
  */
 export function InvoiceView({ result, jobId, sourceUrl }: { result: Record<string, unknown>; jobId?: string; sourceUrl?: string | null }) {
-  const invoice = result.body ?? {};
+  const invoice = useMemo(() => result.body ?? {}, [result.body]);
   const sections = useMemo(() => buildInvoiceSections(invoice), [invoice]);
   const tables = useMemo(() => buildLineItemTables(invoice), [invoice]);
   const sources = useMemo(() => readFieldSources(result), [result]);

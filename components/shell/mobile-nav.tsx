@@ -8,9 +8,11 @@ import type { NavGroup } from "@/lib/dashboard/nav";
 
 /** Phone-width navigation: a menu button opening the sidebar as a drawer. */
 export function MobileNav({ groups }: { groups: NavGroup[] }) {
-  const [open, setOpen] = useState(false);
   const pathname = usePathname();
-  useEffect(() => setOpen(false), [pathname]);
+  // Open on the page where it was opened: navigating elsewhere closes it, with no effect.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  const setOpen = (v: boolean) => setOpenOn(v ? pathname : null);
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
