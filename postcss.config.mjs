@@ -1,2 +1,4 @@
 /** Tailwind CSS 4 through its PostCSS plugin (theme in app/globals.css, sources in tailwind.config.ts). */
-export default { plugins: { "@tailwindcss/postcss": {} } };
+const config = { plugins: { "@tailwindcss/postcss": {} } };
+
+export default config;

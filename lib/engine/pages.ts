@@ -32,7 +32,11 @@ export function parsePages(spec: string | undefined | null, pageCount: number, b
   const seen = new Set<number>();
   const out: number[] = [];
   for (const g of parsePageGroups(spec, pageCount, base)) {
-    for (const p of g) if (!seen.has(p)) (seen.add(p), out.push(p));
+    for (const p of g) {
+      if (seen.has(p)) continue;
+      seen.add(p);
+      out.push(p);
+    }
   }
   return out;
 }
