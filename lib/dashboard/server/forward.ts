@@ -1,5 +1,7 @@
 import "server-only";
 import { getTarget } from "./backend";
+import { checkUrl } from "@/lib/egress";
+import { isApiError } from "@/lib/api/errors";
 import type { SessionUser } from "@/lib/auth/next-auth";
 
 /** Request headers passed through to the upstream (never cookies or the browser's auth). */
@@ -31,6 +33,16 @@ export async function forwardToUpstream(req: Request, user: SessionUser, path: s
   }
   headers.set("x-api-key", target.apiKey);
   if (!target.isRemote) headers.set("x-quire-via", "dashboard");
+  if (target.isRemote) {
+    // A remote upstream was checked when it was saved; its name may resolve elsewhere since.
+    // Re-check it through the egress guard on every call (the engine's own URL is internal).
+    try {
+      await checkUrl(target.baseUrl);
+    } catch (e) {
+      const message = isApiError(e) ? e.message : "The remote API's address is not allowed.";
+      return Response.json({ error: true, status: 403, message }, { status: 403 });
+    }
+  }
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   const prepared = performance.now();
   let upstream: Response;
