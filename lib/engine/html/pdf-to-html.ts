@@ -1,4 +1,5 @@
 import "server-only";
+import { renderWithoutText } from "@/lib/engine/pdf/render-without-text";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { analysePage } from "@/lib/engine/tables/page-tables";
@@ -256,7 +257,7 @@ async function background(page: PageText, source: PageSource, width: number, hei
       const [bx0, by0, bx1, by1] = p.getBounds();
       const sx = rw / (bx1 - bx0);
       const sy = rh / (by1 - by0);
-      const pix = drawWithoutText(p, mupdf.Matrix.scale(sx, sy));
+      const pix = renderWithoutText(p, mupdf.Matrix.scale(sx, sy), mupdf.ColorSpace.DeviceRGB);
       try {
         raw = { data: new Uint8Array(pix.getPixels()), width: pix.getWidth(), height: pix.getHeight(), channels: 3 };
         if (pix.getStride() !== pix.getWidth() * 3) raw = repack(pix);
@@ -296,47 +297,6 @@ function isBlank(data: Uint8Array): boolean {
   return true;
 }
 
-/** Renders a page without text objects (same filter as OCR's TextFromImagesOnly). */
-function drawWithoutText(page: mupdf.Page, matrix: mupdf.Matrix): mupdf.Pixmap {
-  const bounds = mupdf.Rect.transform(page.getBounds(), matrix);
-  const pix = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [Math.floor(bounds[0]), Math.floor(bounds[1]), Math.ceil(bounds[2]), Math.ceil(bounds[3])], false);
-  pix.clear(255);
-  const draw = new mupdf.DrawDevice(matrix, pix);
-  type C = mupdf.Color;
-  const filter = new mupdf.Device({
-    fillPath: (p, eo, ctm, c, color, a) => (draw.fillPath(p, eo, ctm, c, color as C, a), p.destroy(), c.destroy()),
-    strokePath: (p, st, ctm, c, color, a) => (draw.strokePath(p, st, ctm, c, color as C, a), p.destroy(), st.destroy(), c.destroy()),
-    clipPath: (p, eo, ctm) => (draw.clipPath(p, eo, ctm), p.destroy()),
-    clipStrokePath: (p, st, ctm) => (draw.clipStrokePath(p, st, ctm), p.destroy(), st.destroy()),
-    clipText: (t, ctm) => (draw.clipText(t, ctm), t.destroy()),
-    clipStrokeText: (t, st, ctm) => (draw.clipStrokeText(t, st, ctm), t.destroy(), st.destroy()),
-    fillText: (t, _ctm, c) => (t.destroy(), c.destroy()),
-    strokeText: (t, st, _ctm, c) => (t.destroy(), st.destroy(), c.destroy()),
-    ignoreText: (t) => t.destroy(),
-    fillShade: (sh, ctm, a) => draw.fillShade(sh, ctm, a),
-    fillImage: (img, ctm, a) => (draw.fillImage(img, ctm, a), img.destroy()),
-    fillImageMask: (img, ctm, c, color, a) => (draw.fillImageMask(img, ctm, c, color as C, a), img.destroy(), c.destroy()),
-    clipImageMask: (img, ctm) => (draw.clipImageMask(img, ctm), img.destroy()),
-    popClip: () => draw.popClip(),
-    beginMask: (area, lum, c, color) => (draw.beginMask(area, lum, c, color as C), c.destroy()),
-    endMask: () => draw.endMask(),
-    beginGroup: (area, c, iso, ko, bm, a) => draw.beginGroup(area, c, iso, ko, bm, a),
-    endGroup: () => draw.endGroup(),
-    beginTile: (area, view, xs, ys, ctm, id, docId) => draw.beginTile(area, view, xs, ys, ctm, id, docId),
-    endTile: () => draw.endTile(),
-    beginLayer: (name) => draw.beginLayer(name),
-    endLayer: () => draw.endLayer(),
-  });
-  try {
-    page.run(filter, mupdf.Matrix.identity);
-    filter.close();
-    draw.close();
-  } finally {
-    filter.destroy();
-    draw.destroy();
-  }
-  return pix;
-}
 
 function imageRef(img: { bytes: Buffer; type: string }, base: string, images: HtmlResult["images"], opts: HtmlOptions): string {
   if ((opts.saveImages ?? 1) === 2) {
