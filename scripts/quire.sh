@@ -3,6 +3,7 @@
 #   start   build the dashboard when sources changed, start Quire (API + dashboard)
 #   dev     the same with Next in dev mode
 #   test    every test: unit, API on PGlite and PostgreSQL, e2e in Chromium
+#   check   lint + typecheck + unit tests (the quick local gate)
 #   worker  a standalone queue worker (scaled-out mode)
 #   cli     the admin CLI
 #   run F   run a TypeScript file (benchmarks, accuracy scripts)
@@ -31,8 +32,9 @@ case "$cmd" in
     QUIRE_DEV=1 NEXT_TELEMETRY_DISABLED=1 exec "${NODE_RUN[@]}" lib/server/main.ts ;;
   build) build_if_stale ;;
   test) exec bash scripts/run-tests.sh "$@" ;;
+  check) npx eslint . && npx tsc --noEmit && npx vitest run --project unit ;;
   worker) NODE_ENV=production exec "${NODE_RUN[@]}" lib/server/worker-main.ts ;;
   cli) exec "${NODE_RUN[@]}" lib/server/cli.ts "$@" ;;
   run) exec "${NODE_RUN[@]}" "$@" ;;
-  *) echo "usage: scripts/quire.sh start|dev|build|test|worker|cli|run FILE" >&2; exit 2 ;;
+  *) echo "usage: scripts/quire.sh start|dev|build|test|check|worker|cli|run FILE" >&2; exit 2 ;;
 esac
