@@ -1,6 +1,6 @@
 import "server-only";
 import type { IncomingMessage } from "node:http";
-import { ApiError } from "./errors";
+import { QuireError } from "@/lib/core/errors";
 import { findApiKey } from "@/lib/auth/api-keys";
 
 export interface Caller {
@@ -15,8 +15,8 @@ export interface Caller {
 export async function authenticate(req: IncomingMessage): Promise<Caller> {
   const raw = req.headers["x-api-key"];
   const key = (Array.isArray(raw) ? raw[0] : raw)?.trim();
-  if (!key) throw new ApiError(401, "Missing API key: send it in the x-api-key header.");
+  if (!key) throw new QuireError(401, "Missing API key: send it in the x-api-key header.");
   const row = await findApiKey(key);
-  if (!row) throw new ApiError(401, "Invalid or revoked API key (x-api-key).");
+  if (!row) throw new QuireError(401, "Invalid or revoked API key (x-api-key).");
   return { accountId: row.accountId, keyId: row.id, via: row.kind === "dashboard" ? "dashboard" : "api", balance: row.balance };
 }

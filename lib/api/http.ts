@@ -1,7 +1,7 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { ApiError } from "./errors";
+import { QuireError } from "@/lib/core/errors";
 
 /** CORS for browser clients calling the API directly with x-api-key. */
 export const corsHeaders: Record<string, string> = {
@@ -25,7 +25,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-export function sendError(res: ServerResponse, e: ApiError) {
+export function sendError(res: ServerResponse, e: QuireError) {
   sendJson(res, e.status, e.toBody());
 }
 
@@ -34,7 +34,7 @@ export async function* limitedBody(req: IncomingMessage, maxBytes: number, what 
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new ApiError(413, `${what} is larger than ${maxBytes} bytes`);
+    if (size > maxBytes) throw new QuireError(413, `${what} is larger than ${maxBytes} bytes`);
     yield chunk as Buffer;
   }
 }
@@ -78,10 +78,10 @@ export async function readWireRequest(req: IncomingMessage, url: URL, maxBytes: 
         duplex: "half",
       } as RequestInit).formData();
     } catch (e) {
-      if (e instanceof ApiError) throw e;
+      if (e instanceof QuireError) throw e;
       const cause = (e as { cause?: unknown }).cause;
-      if (cause instanceof ApiError) throw cause;
-      throw new ApiError(400, "the multipart body could not be read");
+      if (cause instanceof QuireError) throw cause;
+      throw new QuireError(400, "the multipart body could not be read");
     }
     for (const [k, v] of form) {
       if (typeof v === "string") fields[k] = v;
@@ -105,10 +105,10 @@ export async function readWireRequest(req: IncomingMessage, url: URL, maxBytes: 
       for (const [k, v] of new URLSearchParams(text)) fields[k] = v;
       return { fields, files };
     }
-    throw new ApiError(400, "the request body is not valid JSON");
+    throw new QuireError(400, "the request body is not valid JSON");
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new ApiError(400, "the request body must be a JSON object");
+    throw new QuireError(400, "the request body must be a JSON object");
   }
   Object.assign(fields, parsed);
   return { fields, files };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { operations } from "@/lib/operations/registry";
-import { errorCodes } from "./errors";
+import { errorCodes } from "@/lib/core/errors";
 
 /** OpenAPI 3.1 document generated from the operation contracts (served at /v1/openapi.json). */
 export function buildOpenApi() {

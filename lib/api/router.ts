@@ -2,13 +2,13 @@ import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import fs from "node:fs";
 import { z } from "zod";
-import { ApiError, toApiError } from "./errors";
+import { QuireError, toQuireError } from "@/lib/core/errors";
 import { corsHeaders, limitedBody, readWireRequest, sendError, sendJson, type WireFile } from "./http";
 import { authenticate, type Caller } from "./auth";
 import { coerceObject, parseParams } from "./wire";
 import { redactParams, submitOperation } from "./submit";
 import { buildOpenApi } from "./openapi";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { getBalance, getLedger } from "@/lib/credits/ledger";
 import { getOperationByPath, getOperation } from "@/lib/operations/registry";
 import { createPendingUpload, getFileRow, filePath, parseStorageLink, writeUpload } from "@/lib/storage/local-store";
@@ -19,7 +19,7 @@ import { getDb } from "@/lib/db/client";
 import { accounts, users } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { generateWebhookSecret } from "@/lib/webhooks";
-import { log } from "@/lib/server/log";
+import { log } from "@/lib/core/log";
 
 const JSON_MAX = 50 * 1024 * 1024;
 
@@ -44,7 +44,7 @@ export async function handleEngineRequest(req: IncomingMessage, res: ServerRespo
     const caller = await authenticate(req);
     await route(req, res, url, caller, started);
   } catch (e) {
-    const err = toApiError(e);
+    const err = toQuireError(e);
     if (err.status === 500) log.error(`${req.method} ${url.pathname} failed`, e);
     if (!res.headersSent) sendError(res, err);
     else res.destroy();
@@ -76,14 +76,14 @@ async function route(req: IncomingMessage, res: ServerResponse, url: URL, caller
   if (p.startsWith("/v1/jobs") || p.startsWith("/v1/account")) return extension(req, res, url, caller, p, m);
   const op = getOperationByPath(p);
   if (op) {
-    if (m !== "POST") throw new ApiError(405, `${p} takes POST with a JSON body`);
+    if (m !== "POST") throw new QuireError(405, `${p} takes POST with a JSON body`);
     const wire = await readWireRequest(req, url, JSON_MAX);
     if (wire.files.length) wire.fields.url = await storeWireFiles(wire.files, caller, op.input === "images");
     const params = parseParams(wire.fields, op.params) as Record<string, unknown>;
     const r = await submitOperation(op, params, caller, started);
     return sendJson(res, r.status, r.body);
   }
-  throw new ApiError(404, `No such endpoint: ${m} ${p}. See /v1/openapi.json for the list.`);
+  throw new QuireError(404, `No such endpoint: ${m} ${p}. See /v1/openapi.json for the list.`);
 }
 
 /** A multipart `file` part stands in for `url`: it becomes an upload and its link the source. */
@@ -104,7 +104,7 @@ async function jobCheck(req: IncomingMessage, res: ServerResponse, url: URL, cal
   const wire = await readWireRequest(req, url, 1024 * 1024);
   const f = coerceObject(wire.fields, jobCheckSchema);
   const jobId = f.jobid as string | undefined;
-  if (!jobId) throw new ApiError(400, "jobid: required (the jobId an async call answered with)");
+  if (!jobId) throw new QuireError(400, "jobid: required (the jobId an async call answered with)");
   const row = await getJob(jobId);
   if (!row || row.accountId !== caller.accountId) {
     if (f.force === true) return sendJson(res, 200, { status: "unknown", jobId, error: false, message: "Unknown job id" });
@@ -116,7 +116,7 @@ async function jobCheck(req: IncomingMessage, res: ServerResponse, url: URL, cal
 async function uploadMultipart(req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller) {
   const wire = await readWireRequest(req, url, getConfig().uploadMaxBytes);
   const file = wire.files.find((f) => f.field.toLowerCase() === "file") ?? wire.files[0];
-  if (!file) throw new ApiError(400, "file: send the file as a multipart/form-data part named `file`");
+  if (!file) throw new QuireError(400, "file: send the file as a multipart/form-data part named `file`");
   const name = (wire.fields.name as string | undefined) || file.name;
   const up = await createPendingUpload(caller.accountId, name, file.contentType);
   await writeUpload(up.id, up.name, (async function* () { yield file.bytes; })(), file.contentType);
@@ -126,13 +126,13 @@ async function uploadMultipart(req: IncomingMessage, res: ServerResponse, url: U
 async function uploadBase64(req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller) {
   const wire = await readWireRequest(req, url, Math.ceil(getConfig().uploadMaxBytes * 1.4));
   const raw = String(wire.fields.file ?? wire.fields.File ?? "");
-  if (!raw) throw new ApiError(400, "file: send the file as base64 text or a data: URI");
+  if (!raw) throw new QuireError(400, "file: send the file as base64 text or a data: URI");
   const m = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(raw);
   const contentType = m?.[1] || "application/octet-stream";
   const b64 = (m ? m[3] : raw).replace(/\s+/g, "");
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64)) throw new ApiError(400, "file: not valid base64");
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64)) throw new QuireError(400, "file: not valid base64");
   const bytes = Buffer.from(b64, "base64");
-  if (bytes.length === 0) throw new ApiError(400, "file: the decoded file is empty");
+  if (bytes.length === 0) throw new QuireError(400, "file: the decoded file is empty");
   const name = String(wire.fields.name ?? wire.fields.Name ?? "upload");
   const up = await createPendingUpload(caller.accountId, name, contentType);
   await writeUpload(up.id, up.name, (async function* () { yield bytes; })(), contentType);
@@ -145,22 +145,22 @@ const INLINE_TYPES = /^(application\/pdf|image\/(png|jpeg|gif|webp)|text\/(csv|p
 async function handleFiles(req: IncomingMessage, res: ServerResponse, url: URL) {
   if (req.method === "PUT") {
     const link = parseStorageLink(url.pathname, url.searchParams, "put");
-    if (!link) throw new ApiError(403, "This upload link is invalid or has expired; ask for a new presigned URL.");
+    if (!link) throw new QuireError(403, "This upload link is invalid or has expired; ask for a new presigned URL.");
     const row = await getFileRow(link.id);
-    if (!row || row.kind !== "upload") throw new ApiError(404, "upload not found");
+    if (!row || row.kind !== "upload") throw new QuireError(404, "upload not found");
     const ct = req.headers["content-type"];
     await writeUpload(link.id, row.name, limitedBody(req, getConfig().uploadMaxBytes, "upload"), ct || undefined);
     return sendJson(res, 200, { error: false, status: 200, name: row.name });
   }
-  if (req.method !== "GET" && req.method !== "HEAD") throw new ApiError(405, "storage links take GET or PUT");
+  if (req.method !== "GET" && req.method !== "HEAD") throw new QuireError(405, "storage links take GET or PUT");
   const link = parseStorageLink(url.pathname, url.searchParams, "get");
-  if (!link) throw new ApiError(404, "This link is invalid or has expired.");
+  if (!link) throw new QuireError(404, "This link is invalid or has expired.");
   const row = await getFileRow(link.id);
-  if (!row || row.expiresAt.getTime() < Date.now()) throw new ApiError(404, "This link has expired; the file was deleted.");
-  if (!row.complete) throw new ApiError(404, "Not ready yet: the job that makes this file is still working (check /v1/job/check).");
+  if (!row || row.expiresAt.getTime() < Date.now()) throw new QuireError(404, "This link has expired; the file was deleted.");
+  if (!row.complete) throw new QuireError(404, "Not ready yet: the job that makes this file is still working (check /v1/job/check).");
   const file = filePath(row.id, row.name);
   const stat = await fs.promises.stat(file).catch(() => null);
-  if (!stat) throw new ApiError(404, "file not found");
+  if (!stat) throw new QuireError(404, "file not found");
   const disposition = INLINE_TYPES.test(row.contentType) ? "inline" : "attachment";
   res.writeHead(200, {
     ...corsHeaders,
@@ -212,14 +212,14 @@ async function extension(req: IncomingMessage, res: ServerResponse, url: URL, ca
   let mm = /^\/v1\/jobs\/([\w-]+)(\/rerun)?$/.exec(p);
   if (mm) {
     const row = await getJob(mm[1]);
-    if (!row || row.accountId !== caller.accountId) throw new ApiError(404, `job ${mm[1]} not found`);
+    if (!row || row.accountId !== caller.accountId) throw new QuireError(404, `job ${mm[1]} not found`);
     if (mm[2] && m === "POST") {
       const op = getOperation(row.operation)!;
       const { params } = openPayload(row.payload);
       const r = await submitOperation(op, params as Record<string, unknown>, caller);
       return sendJson(res, r.status, r.body);
     }
-    if (m !== "GET") throw new ApiError(405, "use GET");
+    if (m !== "GET") throw new QuireError(405, "use GET");
     const deliveries = await listDeliveries(row.id);
     return sendJson(res, 200, {
       error: false,
@@ -260,9 +260,9 @@ async function extension(req: IncomingMessage, res: ServerResponse, url: URL, ca
   }
   mm = /^\/v1\/account\/keys\/([\w-]+)$/.exec(p);
   if (mm && m === "DELETE") {
-    if (mm[1] === caller.keyId) throw new ApiError(400, "a key cannot revoke itself; use another key or the CLI");
+    if (mm[1] === caller.keyId) throw new QuireError(400, "a key cannot revoke itself; use another key or the CLI");
     const ok = await revokeApiKey(caller.accountId, mm[1]);
-    if (!ok) throw new ApiError(404, "key not found or already revoked");
+    if (!ok) throw new QuireError(404, "key not found or already revoked");
     return sendJson(res, 200, { error: false, status: 200, revoked: mm[1] });
   }
   if (p === "/v1/account/webhook-secret" && m === "GET") {
@@ -274,7 +274,7 @@ async function extension(req: IncomingMessage, res: ServerResponse, url: URL, ca
     await db.update(accounts).set({ webhookSecret: secret }).where(eq(accounts.id, caller.accountId));
     return sendJson(res, 200, { error: false, status: 200, secret });
   }
-  throw new ApiError(404, `No such endpoint: ${m} ${p}`);
+  throw new QuireError(404, `No such endpoint: ${m} ${p}`);
 }
 
 export { redactParams };

@@ -1,10 +1,10 @@
 import "server-only";
 import crypto from "node:crypto";
 import type { z } from "zod";
-import { ApiError } from "./errors";
+import { QuireError } from "@/lib/core/errors";
 import type { Caller } from "./auth";
 import type { OperationDefinition } from "@/lib/operations/types";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { releaseCredits, reserveCredits } from "@/lib/credits/ledger";
 import { reserveOutput } from "@/lib/storage/local-store";
 import { insertJob, getJob } from "@/lib/jobs/job-store";
@@ -41,7 +41,7 @@ export async function submitOperation(
 ): Promise<Submitted> {
   const cfg = getConfig();
   if (params.expiration !== undefined && Number(params.expiration) > cfg.outputLinkMaxMinutes) {
-    throw new ApiError(454, `expiration: at most ${cfg.outputLinkMaxMinutes} minutes on this server.`);
+    throw new QuireError(454, `expiration: at most ${cfg.outputLinkMaxMinutes} minutes on this server.`);
   }
   const isAsync = Boolean(op.alwaysAsync || params.async === true);
   const jobId = crypto.randomUUID();

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "./errors";
+import { QuireError } from "@/lib/core/errors";
 
 /**
  * The lenient wire layer (API-COMPAT.md "Requests: be lenient"): turns whatever a real client
@@ -83,7 +83,7 @@ export function parseProfiles(value: unknown): Record<string, unknown> | undefin
     try {
       v = parseLenientJson(v);
     } catch {
-      throw new ApiError(
+      throw new QuireError(
         444,
         `profiles: cannot read ${JSON.stringify(String(value).slice(0, 80))}; send a JSON object such as {"JPEGQuality": 25}.`,
       );
@@ -97,14 +97,14 @@ export function parseProfiles(value: unknown): Record<string, unknown> | undefin
   if (Array.isArray(v)) {
     const merged: Record<string, unknown> = {};
     for (const item of v) {
-      if (!item || typeof item !== "object") throw new ApiError(444, "profiles: the legacy list must hold objects.");
+      if (!item || typeof item !== "object") throw new QuireError(444, "profiles: the legacy list must hold objects.");
       for (const inner of Object.values(item as Record<string, unknown>)) {
         if (inner && typeof inner === "object" && !Array.isArray(inner)) Object.assign(merged, inner);
       }
     }
     return merged;
   }
-  if (!v || typeof v !== "object") throw new ApiError(444, "profiles: expected a JSON object of profile keys.");
+  if (!v || typeof v !== "object") throw new QuireError(444, "profiles: expected a JSON object of profile keys.");
   return v as Record<string, unknown>;
 }
 
@@ -147,13 +147,13 @@ export function coerceValue(value: unknown, schema: z.ZodType, fieldName = ""): 
           try {
             v = parseLenientJson(t) as unknown[];
           } catch {
-            throw new ApiError(454, `${fieldName}: cannot read the JSON array.`);
+            throw new QuireError(454, `${fieldName}: cannot read the JSON array.`);
           }
         } else if (t.startsWith("{")) {
           try {
             v = [parseLenientJson(t) as object];
           } catch {
-            throw new ApiError(454, `${fieldName}: cannot read the JSON object.`);
+            throw new QuireError(454, `${fieldName}: cannot read the JSON object.`);
           }
         } else v = [t];
       } else if (!Array.isArray(v)) v = [v];
@@ -165,7 +165,7 @@ export function coerceValue(value: unknown, schema: z.ZodType, fieldName = ""): 
         try {
           v = parseLenientJson(v);
         } catch {
-          throw new ApiError(454, `${fieldName}: cannot read the JSON object.`);
+          throw new QuireError(454, `${fieldName}: cannot read the JSON object.`);
         }
       }
       if (!v || typeof v !== "object" || Array.isArray(v)) return v;
@@ -212,7 +212,7 @@ export function parseParams<S extends z.ZodObject>(raw: Record<string, unknown>,
     if (i.code === "invalid_type" && getPath(coerced, i.path) === undefined) return `${p}: required`;
     return i.message.startsWith(p) ? i.message : `${p}: ${i.message}`;
   };
-  throw new ApiError(missing ? 400 : 454, issues.map(describe).join("; "));
+  throw new QuireError(missing ? 400 : 454, issues.map(describe).join("; "));
 }
 
 function getPath(obj: unknown, path: PropertyKey[]): unknown {

@@ -4,7 +4,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { accounts, apiKeys } from "@/lib/db/schema";
 import { sealSecret, openSecret } from "./secret-box";
-import { cachedBalance, cachedKey, forgetKeys, rememberBalance, rememberKey } from "./embedded-cache";
+import { cachedBalance, cachedKey, forgetKeys, rememberBalance, rememberKey } from "@/lib/db/embedded-cache";
 
 const KEY_PREFIX = "qk_";
 

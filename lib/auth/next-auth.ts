@@ -3,9 +3,9 @@ import type { AuthOptions, Session } from "next-auth";
 import { getServerSession } from "next-auth/next";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { redirect } from "next/navigation";
-import { getConfig, getServerSecret } from "@/lib/config";
+import { getConfig, getServerSecret } from "@/lib/core/config";
 import { findUserByEmail, verifyUser, type DashboardUser } from "@/lib/dashboard/server/backend";
-import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from "@/lib/dashboard/server/sign-in-limit";
+import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from "@/lib/auth/sign-in-limit";
 
 /** Sessions last this long without activity (seconds); SESSION_MAX_AGE overrides. */
 const sessionMaxAge = Number(process.env.SESSION_MAX_AGE ?? 8 * 60 * 60);

@@ -1,6 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
-import { getServerSecret } from "@/lib/config";
+import { getServerSecret } from "@/lib/core/config";
 
 function key(purpose: string) {
   return crypto.createHash("sha256").update(`quire:${purpose}:${getServerSecret()}`).digest();

@@ -2,8 +2,8 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { upstreams } from "@/lib/db/schema";
-import { getConfig } from "@/lib/config";
-import { ApiError } from "@/lib/api/errors";
+import { getConfig } from "@/lib/core/config";
+import { QuireError } from "@/lib/core/errors";
 import { egressFetch } from "@/lib/egress";
 import { getDashboardKey } from "./api-keys";
 import { openSecret, sealSecret } from "./secret-box";
@@ -41,9 +41,9 @@ export async function setRemoteUpstream(accountId: string, baseUrl: string, apiK
   try {
     u = new URL(baseUrl);
   } catch {
-    throw new ApiError(452, "baseUrl: not a valid URL");
+    throw new QuireError(452, "baseUrl: not a valid URL");
   }
-  if (u.protocol !== "https:" && u.protocol !== "http:") throw new ApiError(452, "baseUrl: use an http(s) URL");
+  if (u.protocol !== "https:" && u.protocol !== "http:") throw new QuireError(452, "baseUrl: use an http(s) URL");
   const base = `${u.origin}${u.pathname.replace(/\/+$/, "")}`;
   const r = await egressFetch(`${base}/v1/account/credit/balance`, {
     headers: { "x-api-key": apiKey },
@@ -60,7 +60,7 @@ export async function setRemoteUpstream(accountId: string, baseUrl: string, apiK
     /* not JSON */
   }
   if (r.status !== 200 || typeof body.remainingCredits !== "number") {
-    throw new ApiError(400, `baseUrl: the service did not accept the key (HTTP ${r.status} to /v1/account/credit/balance)`);
+    throw new QuireError(400, `baseUrl: the service did not accept the key (HTTP ${r.status} to /v1/account/credit/balance)`);
   }
   const db = await getDb();
   const values = { accountId, baseUrl: base, apiKeyEncrypted: sealSecret(apiKey, "upstream-key"), updatedAt: new Date() };

@@ -1,8 +1,8 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
-import { ApiError } from "@/lib/api/errors";
-import { cachedBalance, rememberBalance } from "@/lib/auth/embedded-cache";
+import { QuireError } from "@/lib/core/errors";
+import { cachedBalance, rememberBalance } from "@/lib/db/embedded-cache";
 
 /**
  * The credits ledger: append-only rows (grant +, reserve −, capture − extra, release + back),
@@ -16,7 +16,7 @@ type Tx = Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]
 async function lockBalance(tx: Tx, accountId: string): Promise<number> {
   const r = await tx.execute(sql`select balance from accounts where id = ${accountId} for update`);
   const row = (r as unknown as { rows: Array<{ balance: string | number }> }).rows[0];
-  if (!row) throw new ApiError(401, "account not found");
+  if (!row) throw new QuireError(401, "account not found");
   return Number(row.balance);
 }
 
@@ -31,7 +31,7 @@ export async function grantCredits(accountId: string, amount: number, note = "gr
     await tx.execute(
       sql`insert into credit_ledger (account_id, kind, amount, note) values (${accountId}, 'grant', ${amount}, ${note})`,
     );
-    if (balance + amount < 0) throw new ApiError(400, `cannot take ${-amount}: the balance is ${balance}`);
+    if (balance + amount < 0) throw new QuireError(400, `cannot take ${-amount}: the balance is ${balance}`);
     await tx.execute(sql`update accounts set balance = balance + ${amount} where id = ${accountId}`);
     return balance + amount;
   }));
@@ -64,7 +64,7 @@ export async function reserveCredits(accountId: string, jobId: string, amount: n
     );
     if (existing.length) return balance;
     if (balance < amount) {
-      throw new ApiError(
+      throw new QuireError(
         402,
         `Not enough credits: this call needs ${amount} and the account has ${balance}. Ask an administrator for more credits.`,
       );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldMeta } from "@/lib/api/fields";
+import type { FieldMeta } from "@/lib/operations/fields";
 import type { OperationDefinition } from "@/lib/operations/types";
 
 /**

@@ -3,8 +3,8 @@ import path from "node:path";
 import fs from "node:fs";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
-import { getConfig } from "@/lib/config";
-import { enableEmbeddedCache } from "@/lib/auth/embedded-cache";
+import { getConfig } from "@/lib/core/config";
+import { enableEmbeddedCache } from "@/lib/db/embedded-cache";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 

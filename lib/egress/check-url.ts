@@ -1,6 +1,6 @@
 import "server-only";
 import dns from "node:dns";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { classifyAddress, describeKind, parseIp } from "./address";
 import {
   getEgressPolicy,
@@ -61,7 +61,7 @@ export async function checkUrl(input: string, opts: CheckUrlOptions = {}): Promi
   const port = url.port ? Number(url.port) : defaultPorts[url.protocol];
   const hostAllowed = isHostAllowed(policy, hostname, port);
   const refuse = (what: string) =>
-    new ApiError(
+    new QuireError(
       403,
       `${field}: ${opts.context ? opts.context + " " : ""}${what}; Quire only fetches public addresses`,
     );
@@ -76,16 +76,16 @@ export async function checkUrl(input: string, opts: CheckUrlOptions = {}): Promi
       addresses = await (opts.lookup ?? defaultLookup)(hostname);
     } catch (e) {
       const code = (e as { code?: string }).code ?? "ENOTFOUND";
-      throw new ApiError(400, `${field}: could not resolve host ${hostname} (${code})`);
+      throw new QuireError(400, `${field}: could not resolve host ${hostname} (${code})`);
     }
     if (!addresses.length)
-      throw new ApiError(400, `${field}: could not resolve host ${hostname} (no address)`);
+      throw new QuireError(400, `${field}: could not resolve host ${hostname} (no address)`);
   }
 
   for (const { address } of addresses) {
     const verdict = classifyAddress(address);
     if (!verdict)
-      throw new ApiError(400, `${field}: could not resolve host ${hostname} (bad address ${address})`);
+      throw new QuireError(400, `${field}: could not resolve host ${hostname} (bad address ${address})`);
     if (verdict.kind === "public" || hostAllowed || isAddressAllowed(policy, verdict.address)) continue;
     const desc = describeKind(verdict.kind);
     const embeds = verdict.embedded ? ` embeds ${verdict.embedded},` : "";
@@ -105,11 +105,11 @@ export function parseHttpUrl(input: string, field = "url"): URL {
   try {
     url = new URL(String(input).trim());
   } catch {
-    throw new ApiError(452, `${field}: "${String(input).slice(0, 200)}" is not a valid URL`);
+    throw new QuireError(452, `${field}: "${String(input).slice(0, 200)}" is not a valid URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ApiError(452, `${field}: only http and https URLs are allowed`);
+    throw new QuireError(452, `${field}: only http and https URLs are allowed`);
   }
-  if (!url.hostname) throw new ApiError(452, `${field}: the URL has no host`);
+  if (!url.hostname) throw new QuireError(452, `${field}: the URL has no host`);
   return url;
 }

@@ -1,11 +1,12 @@
 import "server-only";
+import { envNumber } from "@/lib/core/config";
 import http from "node:http";
 import https from "node:https";
 import fs from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
 import type { LookupFunction } from "node:net";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { checkUrl, type CheckedUrl, type LookupFn } from "./check-url";
 import type { EgressPolicy } from "./policy";
 import { fileNameFromResponse } from "./file-name";
@@ -56,14 +57,12 @@ const MiB = 1024 * 1024;
 
 /** SOURCE_MAX_BYTES read now (tests may set it), else 100 MiB. */
 export function defaultMaxBytes(): number {
-  const n = Number(process.env.SOURCE_MAX_BYTES);
-  return Number.isFinite(n) && n > 0 ? n : 100 * MiB;
+  return envNumber("SOURCE_MAX_BYTES", 100 * MiB);
 }
 
 /** SOURCE_TIMEOUT_MS read now, else 60 s. */
 export function defaultTimeoutMs(): number {
-  const n = Number(process.env.SOURCE_TIMEOUT_MS);
-  return Number.isFinite(n) && n > 0 ? n : 60_000;
+  return envNumber("SOURCE_TIMEOUT_MS", 60_000);
 }
 
 /**
@@ -131,7 +130,7 @@ export async function egressDownloadToFile(
 interface Flight {
   signal: AbortSignal;
   end(): void;
-  /** Maps whatever was thrown to the ApiError the caller should see. */
+  /** Maps whatever was thrown to the QuireError the caller should see. */
   explain(e: unknown, opts: EgressFetchOptions): unknown;
 }
 
@@ -139,7 +138,7 @@ function startFlight(opts: EgressFetchOptions): Flight {
   const field = opts.field ?? "url";
   const timeoutMs = opts.timeoutMs ?? defaultTimeoutMs();
   const ac = new AbortController();
-  const timeoutError = new ApiError(
+  const timeoutError = new QuireError(
     408,
     `${field}: the request took longer than ${formatSeconds(timeoutMs)} s`,
   );
@@ -156,11 +155,11 @@ function startFlight(opts: EgressFetchOptions): Flight {
     },
     explain(e) {
       if (ac.signal.aborted) return ac.signal.reason;
-      if (e instanceof ApiError) return e;
+      if (e instanceof QuireError) return e;
       const code = (e as { code?: string }).code;
       if (code === "ERR_STREAM_PREMATURE_CLOSE" || code === "ECONNRESET")
-        return new ApiError(400, `${field}: the server closed the connection early`);
-      return new ApiError(400, `${field}: could not connect to host: ${code ?? (e as Error).message}`);
+        return new QuireError(400, `${field}: the server closed the connection early`);
+      return new QuireError(400, `${field}: could not connect to host: ${code ?? (e as Error).message}`);
     },
   };
 }
@@ -217,12 +216,12 @@ async function openResponse(
     if (redirectStatuses.has(status) && location && maxRedirects > 0) {
       res.resume();
       if (hop >= maxRedirects)
-        throw new ApiError(400, `${field}: too many redirects (more than ${maxRedirects})`);
+        throw new QuireError(400, `${field}: too many redirects (more than ${maxRedirects})`);
       let next: URL;
       try {
         next = new URL(location, checked.url);
       } catch {
-        throw new ApiError(400, `${field}: the server redirected to an invalid URL`);
+        throw new QuireError(400, `${field}: the server redirected to an invalid URL`);
       }
       // Browsers' rules: 303 (and 301/302 after POST) become GET without a body.
       if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
@@ -235,7 +234,7 @@ async function openResponse(
     if (!opts.acceptAnyStatus && (status < 200 || status > 299)) {
       res.resume();
       const extra = redirectStatuses.has(status) ? " (redirects are not followed here)" : "";
-      throw new ApiError(
+      throw new QuireError(
         400,
         `${field}: the server answered ${status} ${http.STATUS_CODES[status] ?? ""}`.trimEnd() + extra,
       );
@@ -251,7 +250,7 @@ async function openResponse(
 }
 
 function tooLarge(field: string, maxBytes: number) {
-  return new ApiError(413, `${field}: source is larger than ${maxBytes} bytes`);
+  return new QuireError(413, `${field}: source is larger than ${maxBytes} bytes`);
 }
 
 function buildHeaders(

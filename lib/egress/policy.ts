@@ -57,7 +57,13 @@ export function parseEgressAllow(text: string | undefined): EgressPolicy {
 export function getEgressPolicy(): EgressPolicy {
   if (testPolicy) return testPolicy;
   const text = process.env.EGRESS_ALLOW ?? "";
-  if (cache?.text !== text) cache = { text, policy: parseEgressAllow(text) };
+  if (cache?.text !== text) {
+    try {
+      cache = { text, policy: parseEgressAllow(text) };
+    } catch (err) {
+      throw new Error(`Quire: invalid configuration:\n  EGRESS_ALLOW: ${(err as Error).message}`);
+    }
+  }
   return cache.policy;
 }
 

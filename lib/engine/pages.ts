@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 
 /**
  * Parses the seed's page selection syntax: comma-separated `N`, `N-M`, `N-`, reverse indices
@@ -12,13 +12,13 @@ export function parsePageGroups(spec: string | undefined | null, pageCount: numb
   const groups: number[][] = [];
   for (const rawItem of text.split(",")) {
     const item = rawItem.replace(/\s+/g, "");
-    if (item === "") throw new ApiError(450, `pages: empty item in "${text}"; use items like 1, 2-5, 7- or !1.`);
+    if (item === "") throw new QuireError(450, `pages: empty item in "${text}"; use items like 1, 2-5, 7- or !1.`);
     const m = /^(!?\d+)(?:(-)(!?\d+)?)?$/.exec(item);
-    if (!m) throw new ApiError(450, `pages: "${rawItem.trim()}" is not a page, range (N-M, N-) or reverse index (!N).`);
+    if (!m) throw new QuireError(450, `pages: "${rawItem.trim()}" is not a page, range (N-M, N-) or reverse index (!N).`);
     const from = resolveIndex(m[1], pageCount, base, text);
     const to = m[2] ? (m[3] !== undefined ? resolveIndex(m[3], pageCount, base, text) : pageCount - 1) : from;
     if (to < from) {
-      throw new ApiError(450, `pages: range "${rawItem.trim()}" ends before it starts.`);
+      throw new QuireError(450, `pages: range "${rawItem.trim()}" ends before it starts.`);
     }
     const group: number[] = [];
     for (let i = from; i <= to; i++) group.push(i);
@@ -47,17 +47,17 @@ function resolveIndex(token: string, pageCount: number, base: 0 | 1, text: strin
   const first = base; // lowest valid number in this mode
   const shown = (i: number) => i + base;
   if (reverse) {
-    if (n < first) throw new ApiError(450, `pages: reverse index "${token}" is below !${first} in "${text}".`);
+    if (n < first) throw new QuireError(450, `pages: reverse index "${token}" is below !${first} in "${text}".`);
     const idx = pageCount - 1 - (n - base);
     if (idx < 0) {
-      throw new ApiError(449, `pages: "${token}" is before the first page; the document has ${pageCount} page(s).`);
+      throw new QuireError(449, `pages: "${token}" is before the first page; the document has ${pageCount} page(s).`);
     }
     return idx;
   }
-  if (n < first) throw new ApiError(450, `pages: page numbers start at ${first} here, got ${n}.`);
+  if (n < first) throw new QuireError(450, `pages: page numbers start at ${first} here, got ${n}.`);
   const idx = n - base;
   if (idx >= pageCount) {
-    throw new ApiError(
+    throw new QuireError(
       449,
       `pages: page ${n} is past the last page (${shown(pageCount - 1)}); the document has ${pageCount} page(s).`,
     );

@@ -2,8 +2,8 @@ import "server-only";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import crypto from "node:crypto";
-import { getConfig } from "@/lib/config";
-import { ApiError, toApiError } from "@/lib/api/errors";
+import { getConfig } from "@/lib/core/config";
+import { QuireError, toQuireError } from "@/lib/core/errors";
 import { openSecret, sealSecret } from "@/lib/auth/secret-box";
 import { captureCredits, getBalance, releaseCredits } from "@/lib/credits/ledger";
 import { getOperation } from "@/lib/operations/registry";
@@ -14,7 +14,7 @@ import { egressDownloadToFile, egressFetch, fileNameFromResponse } from "@/lib/e
 import { decryptData, encryptData } from "@/lib/engine/crypto/aes-data";
 import { getSandboxPool } from "./sandbox-pool";
 import { finishJob, getJob, updateJob, type JobRow } from "./job-store";
-import { log } from "@/lib/server/log";
+import { log } from "@/lib/core/log";
 
 /** What the worker needs besides the public request: kept sealed in jobs.payload (it holds passwords). */
 export interface JobPayload {
@@ -62,7 +62,7 @@ export async function executeJob(jobId: string, signal?: AbortSignal): Promise<J
         fetchUrl: (url: string) => fetchSecondary(url, auth),
       },
     );
-    if (signal?.aborted) throw new ApiError(445, "the call took too long; it was stopped. Send it again with async: true.");
+    if (signal?.aborted) throw new QuireError(445, "the call took too long; it was stopped. Send it again with async: true.");
     const body = await buildSuccess(op, row, params, result, payload);
     const pages = Math.max(1, result.pageCount ?? 1);
     const cost = op.cost.perCall + op.cost.perPage * pages;
@@ -79,9 +79,9 @@ export async function executeJob(jobId: string, signal?: AbortSignal): Promise<J
       durationMs: duration,
     });
   } catch (e) {
-    const err = signal?.aborted && !(e instanceof ApiError && e.status !== 500)
-      ? new ApiError(445, "the call took longer than the synchronous limit; it was stopped. Send it again with async: true.")
-      : toApiError(e);
+    const err = signal?.aborted && !(e instanceof QuireError && e.status !== 500)
+      ? new QuireError(445, "the call took longer than the synchronous limit; it was stopped. Send it again with async: true.")
+      : toQuireError(e);
     if (err.status === 500) log.error(`job ${jobId} (${row.operation}) failed`, e);
     const remaining = await releaseCredits(row.accountId, jobId);
     const duration = Date.now() - started;
@@ -117,8 +117,8 @@ async function fetchSources(
   if (op.input === "webpage") return [];
   const raw = String(params.url ?? "");
   const urls = op.input === "images" ? raw.split(",").map((u) => u.trim()).filter(Boolean) : [raw.trim()];
-  if (urls.length === 0) throw new ApiError(400, "url: give the URL of the source file");
-  if (urls.length > 500) throw new ApiError(454, "url: at most 500 images per call");
+  if (urls.length === 0) throw new QuireError(400, "url: give the URL of the source file");
+  if (urls.length > 500) throw new QuireError(454, "url: at most 500 images per call");
   const auth = basicAuthOf(params);
   const out: SourceFile[] = [];
   for (const [i, url] of urls.entries()) {

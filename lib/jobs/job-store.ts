@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { callbackDeliveries, jobs } from "@/lib/db/schema";
-import { cachedFinishedJob, rememberFinishedJob } from "@/lib/auth/embedded-cache";
+import { cachedFinishedJob, rememberFinishedJob } from "@/lib/db/embedded-cache";
 
 export type JobRow = typeof jobs.$inferSelect;
 

@@ -1,8 +1,8 @@
 import "server-only";
 import { PgBoss } from "pg-boss";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { getDbHandle } from "@/lib/db/client";
-import { log } from "@/lib/server/log";
+import { log } from "@/lib/core/log";
 import { executeJob, jobCheckResult } from "./execute-job";
 import { getJob, recordDelivery } from "./job-store";
 import { deliverWebhook, nextRetryDelay, WEBHOOK_MAX_ATTEMPTS } from "@/lib/webhooks";

@@ -1,6 +1,6 @@
 import "server-only";
 import path from "node:path";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { createSandboxPool } from "@/lib/jobs/sandbox/pool";
 
 type Pool = ReturnType<typeof createSandboxPool>;

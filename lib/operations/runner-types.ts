@@ -1,7 +1,7 @@
 /**
  * What a runner receives and returns. Runners run inside a sandboxed child process with a
  * wall-time and memory cap (lib/jobs/sandbox); they get bytes on disk and typed params, never
- * database access. Throw ApiError for anything the caller should fix.
+ * database access. Throw QuireError for anything the caller should fix.
  */
 export interface SourceFile {
   /** Absolute path of the downloaded (and, if asked, decrypted) source. */

@@ -2,7 +2,7 @@ import "server-only";
 import net from "node:net";
 import fs from "node:fs";
 import path from "node:path";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 
 /** DATA_DIR/admin.sock: only the machine's users who can read DATA_DIR can reach it (mode 0600). */
 export function adminSocketPath() {

@@ -4,7 +4,7 @@ import { accounts, apiKeys, users } from "@/lib/db/schema";
 import { createUser, findUserByEmail, setUserPassword } from "@/lib/auth/users";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { getBalance, grantCredits } from "@/lib/credits/ledger";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { callAdminSocket } from "./admin-socket";
 
 const usage = `Usage: npm run quire -- <command> [options]

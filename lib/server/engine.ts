@@ -1,13 +1,14 @@
 import "server-only";
 import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
-import { getConfig, getServerSecret } from "@/lib/config";
+import { getConfig, getServerSecret } from "@/lib/core/config";
 import { getDb, getDbHandle } from "@/lib/db/client";
 import { createUser } from "@/lib/auth/users";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { getBoss, startWorkers, JOBS_QUEUE } from "@/lib/jobs/queue";
 import { sweepExpiredFiles } from "@/lib/storage/local-store";
-import { log } from "./log";
+import { log } from "@/lib/core/log";
+import { getEgressPolicy } from "@/lib/egress/policy";
 import { checkChromiumAtStartup } from "@/lib/engine/browser/chromium-path";
 
 const g = globalThis as unknown as { __quireEngine?: Promise<void>; __quireSweeper?: NodeJS.Timeout };
@@ -19,6 +20,7 @@ const g = globalThis as unknown as { __quireEngine?: Promise<void>; __quireSweep
 export function startEngine(opts: { workers?: boolean } = {}): Promise<void> {
   g.__quireEngine ??= (async () => {
     const cfg = getConfig();
+    getEgressPolicy(); // fails start-up on an unreadable EGRESS_ALLOW
     getServerSecret();
     const h = await getDbHandle();
     await ensureFirstAdmin();

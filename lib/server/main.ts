@@ -1,12 +1,12 @@
 import http from "node:http";
 import path from "node:path";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { handleEngineRequest, isEnginePath } from "@/lib/api/router";
 import { startEngine } from "./engine";
 import { stopQueue } from "@/lib/jobs/queue";
 import { closeSandboxPool } from "@/lib/jobs/sandbox-pool";
 import { closeDb } from "@/lib/db/client";
-import { log } from "./log";
+import { log } from "@/lib/core/log";
 import { listenAdminSocket } from "./admin-socket";
 import { runAdminCommand } from "./cli";
 

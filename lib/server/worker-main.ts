@@ -1,7 +1,7 @@
 import { startEngine } from "./engine";
 import { stopQueue } from "@/lib/jobs/queue";
 import { closeSandboxPool } from "@/lib/jobs/sandbox-pool";
-import { log } from "./log";
+import { log } from "@/lib/core/log";
 
 /** `npm run worker`: a standalone queue worker for the scaled-out mode (needs DATABASE_URL). */
 async function main() {

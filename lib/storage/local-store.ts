@@ -4,7 +4,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import crypto from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { getDb } from "@/lib/db/client";
 import { files } from "@/lib/db/schema";
 import { isSignatureValid, signValue } from "@/lib/auth/secret-box";

@@ -1,5 +1,5 @@
 import "server-only";
-import { isApiError } from "@/lib/api/errors";
+import { isQuireError } from "@/lib/core/errors";
 import { egressFetch } from "@/lib/egress/fetch";
 import type { EgressPolicy } from "@/lib/egress/policy";
 import type { LookupFn } from "@/lib/egress/check-url";
@@ -67,7 +67,7 @@ export async function deliverWebhook(
       id,
     };
   } catch (e) {
-    const status = isApiError(e) ? e.status : 0;
+    const status = isQuireError(e) ? e.status : 0;
     const message = e instanceof Error ? e.message : String(e);
     // A bad or forbidden URL stays bad; timeouts, refusals to connect and oversize answers may pass later.
     return { ok: false, status: 0, error: message, retryable: status !== 452 && status !== 403, id };

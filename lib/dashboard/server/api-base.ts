@@ -1,5 +1,5 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 import { getRemoteUpstream } from "./backend";
 import type { SessionUser } from "@/lib/auth/next-auth";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { getTarget } from "./backend";
 import { checkUrl } from "@/lib/egress";
-import { isApiError } from "@/lib/api/errors";
+import { isQuireError } from "@/lib/core/errors";
 import type { SessionUser } from "@/lib/auth/next-auth";
 
 /** Request headers passed through to the upstream (never cookies or the browser's auth). */
@@ -39,7 +39,7 @@ export async function forwardToUpstream(req: Request, user: SessionUser, path: s
     try {
       await checkUrl(target.baseUrl);
     } catch (e) {
-      const message = isApiError(e) ? e.message : "The remote API's address is not allowed.";
+      const message = isQuireError(e) ? e.message : "The remote API's address is not allowed.";
       return Response.json({ error: true, status: 403, message }, { status: 403 });
     }
   }

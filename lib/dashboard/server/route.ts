@@ -1,6 +1,6 @@
 import "server-only";
 import { getSessionUser, type SessionUser } from "@/lib/auth/next-auth";
-import { getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/core/config";
 
 /** The error body of the API (`{error, status, message}`), used by every dashboard route handler. */
 export function jsonError(status: number, message: string): Response {

@@ -1,6 +1,7 @@
 import "server-only";
+import { envNumber } from "@/lib/core/config";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { openBlackhole, type Blackhole } from "./blackhole-proxy";
 import { requireChromium } from "./chromium-path";
 
@@ -16,17 +17,12 @@ export interface BrowserPoolOptions {
   launchTimeoutMs: number;
 }
 
-function envInt(name: string, fallback: number): number {
-  const n = Number(process.env[name]);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
 /** Defaults from env: BROWSER_CONCURRENCY (2), BROWSER_RESTART_AFTER (50 jobs), BROWSER_LAUNCH_TIMEOUT_MS (30 s). */
 export function browserPoolOptionsFromEnv(): BrowserPoolOptions {
   return {
-    maxConcurrent: envInt("BROWSER_CONCURRENCY", 2),
-    maxJobsPerBrowser: envInt("BROWSER_RESTART_AFTER", 50),
-    launchTimeoutMs: envInt("BROWSER_LAUNCH_TIMEOUT_MS", 30_000),
+    maxConcurrent: envNumber("BROWSER_CONCURRENCY", 2),
+    maxJobsPerBrowser: envNumber("BROWSER_RESTART_AFTER", 50),
+    launchTimeoutMs: envNumber("BROWSER_LAUNCH_TIMEOUT_MS", 30_000),
   };
 }
 
@@ -88,7 +84,7 @@ export class BrowserPool {
     deadline: number,
     job: (lease: Lease) => Promise<T>,
   ): Promise<T> {
-    if (this.closed) throw new ApiError(500, "The browser pool is shut down.");
+    if (this.closed) throw new QuireError(500, "The browser pool is shut down.");
     await this.takeSlot(deadline);
     let generation: Generation | undefined;
     let context: BrowserContext | undefined;
@@ -138,7 +134,7 @@ export class BrowserPool {
     return new Promise<void>((resolve, reject) => {
       const wake = () => {
         clearTimeout(timer);
-        if (this.closed) return reject(new ApiError(500, "The browser pool is shut down."));
+        if (this.closed) return reject(new QuireError(500, "The browser pool is shut down."));
         this.running++;
         resolve();
       };
@@ -147,7 +143,7 @@ export class BrowserPool {
           const i = this.waiting.indexOf(wake);
           if (i >= 0) this.waiting.splice(i, 1);
           reject(
-            new ApiError(
+            new QuireError(
               408,
               "The server is busy rendering other web pages; the job timed out in the queue. Try again later.",
             ),
@@ -175,7 +171,7 @@ export class BrowserPool {
         .then((gen) => {
           if (this.closed) {
             void this.dispose(gen);
-            throw new ApiError(500, "The browser pool is shut down.");
+            throw new QuireError(500, "The browser pool is shut down.");
           }
           this.live = gen;
           return gen;
@@ -206,7 +202,7 @@ export class BrowserPool {
     } catch (e) {
       await blackhole.close();
       const why = (e as Error).message?.split("\n")[0] ?? String(e);
-      throw new ApiError(
+      throw new QuireError(
         500,
         `Web page conversion is unavailable: Chromium at ${executablePath} failed to start (${why}).`,
       );

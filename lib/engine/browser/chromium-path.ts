@@ -1,6 +1,6 @@
 import "server-only";
 import fs from "node:fs";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 
 /** Where a system Chromium usually lives when CHROMIUM_PATH is not set (Debian, Ubuntu, Alpine, Chrome). */
 const candidates = [
@@ -48,7 +48,7 @@ export function findChromium(env: Record<string, string | undefined> = process.e
 /** The executable, or a 500 whose message tells the operator what to install. */
 export function requireChromium(): string {
   const { path, problem } = findChromium();
-  if (!path) throw new ApiError(500, `Web page conversion is unavailable on this server: ${problem}`);
+  if (!path) throw new QuireError(500, `Web page conversion is unavailable on this server: ${problem}`);
   return path;
 }
 

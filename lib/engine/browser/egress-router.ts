@@ -1,7 +1,7 @@
 import "server-only";
 import zlib from "node:zlib";
 import type { BrowserContext, Request, Route } from "playwright-core";
-import { ApiError, toApiError } from "@/lib/api/errors";
+import { QuireError, toQuireError } from "@/lib/core/errors";
 import { checkUrl, egressFetch, type EgressResponse } from "@/lib/egress";
 
 /**
@@ -36,7 +36,7 @@ export interface EgressRouterState {
   /** Requests refused or failed, with the reason (for logs and tests). */
   blocked: Array<{ url: string; status: number; reason: string }>;
   /** Why the last main-frame navigation failed, if it did. */
-  navigationError?: ApiError;
+  navigationError?: QuireError;
   requests: number;
   bytes: number;
   /** Serves `response` once for the next GET of `url` (the main page, fetched up front). */
@@ -77,7 +77,7 @@ export async function routeThroughEgress(
   };
   const log = opts.log ?? (() => {});
 
-  const refuse = async (route: Route, request: Request, error: ApiError, code: string) => {
+  const refuse = async (route: Route, request: Request, error: QuireError, code: string) => {
     state.blocked.push({ url: request.url().slice(0, 300), status: error.status, reason: error.message });
     if (isMainNavigation(request)) state.navigationError = error;
     log(`web page: refused ${request.method()} ${request.url().slice(0, 200)}: ${error.message}`);
@@ -92,7 +92,7 @@ export async function routeThroughEgress(
       return refuse(
         route,
         request,
-        new ApiError(403, `url: ${scheme} URLs are not allowed in a converted page`),
+        new QuireError(403, `url: ${scheme} URLs are not allowed in a converted page`),
         "blockedbyclient",
       );
     }
@@ -101,7 +101,7 @@ export async function routeThroughEgress(
       return refuse(
         route,
         request,
-        new ApiError(400, `url: the page made more than ${opts.maxRequests} requests`),
+        new QuireError(400, `url: the page made more than ${opts.maxRequests} requests`),
         "blockedbyclient",
       );
     }
@@ -113,7 +113,7 @@ export async function routeThroughEgress(
       return refuse(
         route,
         request,
-        new ApiError(remainingBytes <= 0 ? 413 : 408, `url: the page ${why}`),
+        new QuireError(remainingBytes <= 0 ? 413 : 408, `url: the page ${why}`),
         "blockedbyclient",
       );
     }
@@ -138,7 +138,7 @@ export async function routeThroughEgress(
         if (!dropResponseHeaders.has(k.toLowerCase())) outHeaders[k] = v;
       await route.fulfill({ status: res.status, headers: outHeaders, body: bytes });
     } catch (e) {
-      const error = toApiError(e);
+      const error = toQuireError(e);
       const code =
         error.status === 403
           ? "blockedbyclient"
@@ -156,7 +156,7 @@ export async function routeThroughEgress(
     try {
       await checkUrl(ws.url().replace(/^ws(s?):/i, "http$1:"));
     } catch (e) {
-      reason = toApiError(e).message;
+      reason = toQuireError(e).message;
     }
     state.blocked.push({ url: ws.url().slice(0, 300), status: 403, reason });
     log(`web page: closed WebSocket ${ws.url().slice(0, 200)}: ${reason}`);
@@ -203,8 +203,8 @@ function decodeBody(bytes: Buffer, encoding: string | undefined, maxBytes: numbe
     if (enc === "br") return zlib.brotliDecompressSync(bytes, opts);
   } catch (e) {
     if ((e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
-      throw new ApiError(413, `url: a response is larger than ${maxBytes} bytes once decoded`);
-    throw new ApiError(400, `url: a response could not be decoded (${enc})`);
+      throw new QuireError(413, `url: a response is larger than ${maxBytes} bytes once decoded`);
+    throw new QuireError(400, `url: a response could not be decoded (${enc})`);
   }
-  throw new ApiError(400, `url: a response uses an unsupported content encoding (${enc})`);
+  throw new QuireError(400, `url: a response uses an unsupported content encoding (${enc})`);
 }

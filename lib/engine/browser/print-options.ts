@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 
 /**
  * Print settings of web page → PDF (seed: `margins`, `paperSize`, `orientation`): parsed from the
@@ -50,7 +50,7 @@ export interface PaperSize {
 export function parseLength(text: string, field: string): number {
   const m = /^([0-9]*\.?[0-9]+)\s*(px|mm|cm|in|pt)?$/i.exec(text.trim());
   if (!m) {
-    throw new ApiError(
+    throw new QuireError(
       454,
       `${field}: "${text}" is not a length; use a number with px, mm, cm or in, e.g. 10mm or 0.5in.`,
     );
@@ -69,7 +69,7 @@ export function parseMargins(text: string | undefined, fallback: Margins): Margi
     .filter(Boolean);
   if (parts.length === 0) return { ...fallback };
   if (parts.length > 4) {
-    throw new ApiError(
+    throw new QuireError(
       454,
       `margins: "${text}" has ${parts.length} values; give one, or four as "top right bottom left".`,
     );
@@ -93,7 +93,7 @@ export function parsePaperSize(text: string | undefined, landscape: boolean): Pa
   } else {
     const parts = raw.split(/\s*[x×,]\s*|\s+/i).filter(Boolean);
     if (parts.length !== 2) {
-      throw new ApiError(
+      throw new QuireError(
         454,
         `paperSize: "${raw}" is not a known size; use Letter, Legal, Tabloid, Ledger, A0–A6, or "<width> <height>" such as "210mm 297mm".`,
       );
@@ -103,7 +103,7 @@ export function parsePaperSize(text: string | undefined, landscape: boolean): Pa
   }
   for (const side of [width, height]) {
     if (side < MIN_SIDE_PX || side > MAX_SIDE_PX) {
-      throw new ApiError(
+      throw new QuireError(
         454,
         `paperSize: each side must be between 0.5 in and 200 in; "${raw}" is outside that range.`,
       );
@@ -119,7 +119,7 @@ export function checkMarginsFit(margins: Margins, paper: PaperSize): void {
     margins.left + margins.right > paper.width - minContent ||
     margins.top + margins.bottom > paper.height - minContent
   ) {
-    throw new ApiError(
+    throw new QuireError(
       454,
       "margins: the margins are larger than the page; make them smaller or choose a larger paperSize.",
     );

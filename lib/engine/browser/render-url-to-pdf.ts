@@ -1,6 +1,7 @@
 import "server-only";
+import { envNumber } from "@/lib/core/config";
 import type { Page } from "playwright-core";
-import { ApiError, isApiError, toApiError } from "@/lib/api/errors";
+import { QuireError, isQuireError, toQuireError } from "@/lib/core/errors";
 import { checkUrl, egressFetch, type EgressResponse } from "@/lib/egress";
 import { getBrowserPool, type BrowserPool } from "./browser-pool";
 import { routeThroughEgress, type EgressRouterState } from "./egress-router";
@@ -48,21 +49,16 @@ export interface RenderUrlResult {
   blocked: EgressRouterState["blocked"];
 }
 
-function envMs(name: string, fallback: number): number {
-  const n = Number(process.env[name]);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-}
-
 /** Limits from env: WEBPAGE_LOAD_TIMEOUT_MS (30 s), WEBPAGE_TIMEOUT_MS (90 s), WEBPAGE_MAX_BYTES (100 MiB), WEBPAGE_MAX_REQUESTS (1000). */
 export function renderLimitsFromEnv(): RenderLimits {
   return {
-    loadTimeoutMs: envMs("WEBPAGE_LOAD_TIMEOUT_MS", 30_000),
-    totalTimeoutMs: envMs("WEBPAGE_TIMEOUT_MS", 90_000),
-    settleMs: envMs("WEBPAGE_SETTLE_MS", 5_000),
-    requestTimeoutMs: envMs("WEBPAGE_REQUEST_TIMEOUT_MS", 30_000),
-    maxResponseBytes: envMs("WEBPAGE_MAX_RESPONSE_BYTES", 50 * 1024 * 1024),
-    maxTotalBytes: envMs("WEBPAGE_MAX_BYTES", 100 * 1024 * 1024),
-    maxRequests: envMs("WEBPAGE_MAX_REQUESTS", 1000),
+    loadTimeoutMs: envNumber("WEBPAGE_LOAD_TIMEOUT_MS", 30_000),
+    totalTimeoutMs: envNumber("WEBPAGE_TIMEOUT_MS", 90_000),
+    settleMs: envNumber("WEBPAGE_SETTLE_MS", 5_000),
+    requestTimeoutMs: envNumber("WEBPAGE_REQUEST_TIMEOUT_MS", 30_000),
+    maxResponseBytes: envNumber("WEBPAGE_MAX_RESPONSE_BYTES", 50 * 1024 * 1024),
+    maxTotalBytes: envNumber("WEBPAGE_MAX_BYTES", 100 * 1024 * 1024),
+    maxRequests: envNumber("WEBPAGE_MAX_REQUESTS", 1000),
   };
 }
 
@@ -126,7 +122,7 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
           () => {
             jobAbort.abort();
             reject(
-              new ApiError(
+              new QuireError(
                 408,
                 `url: converting the page took longer than ${Math.round(limits.totalTimeoutMs / 1000)} s.`,
               ),
@@ -139,7 +135,7 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
       try {
         return await Promise.race([overall, printPage()]);
       } catch (e) {
-        if (crashed()) throw new ApiError(500, "The browser crashed while rendering the page; try again.");
+        if (crashed()) throw new QuireError(500, "The browser crashed while rendering the page; try again.");
         throw e;
       } finally {
         clearTimeout(timer);
@@ -172,9 +168,9 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
             field: "url",
           });
         } catch (e) {
-          const error = toApiError(e);
+          const error = toQuireError(e);
           if (error.status === 408) {
-            throw new ApiError(
+            throw new QuireError(
               408,
               `url: the page did not answer within ${Math.round(Math.min(loadTimeout, limits.requestTimeoutMs) / 1000)} s.`,
             );
@@ -189,10 +185,10 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
           });
         } catch (e) {
           if (state.navigationError) throw state.navigationError;
-          if (isApiError(e)) throw e;
+          if (isQuireError(e)) throw e;
           const message = (e as Error).message ?? "";
           if (/Timeout .*exceeded/i.test(message)) {
-            throw new ApiError(
+            throw new QuireError(
               408,
               `url: the page did not finish loading within ${Math.round(loadTimeout / 1000)} s` +
                 (opts.doNotWaitFullLoad
@@ -201,7 +197,7 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
             );
           }
           log(`web page: navigation failed: ${message.split("\n")[0]}`);
-          throw new ApiError(400, `url: the page could not be loaded (${firstLine(message)}).`);
+          throw new QuireError(400, `url: the page could not be loaded (${firstLine(message)}).`);
         }
 
         if (!opts.doNotWaitFullLoad) {
@@ -215,7 +211,7 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
             await page.evaluate(opts.customScript);
           } catch (e) {
             if (crashed()) throw e;
-            throw new ApiError(
+            throw new QuireError(
               454,
               `profiles.CustomScript: the script failed in the page: ${firstLine((e as Error).message ?? String(e))}`,
             );
@@ -251,9 +247,9 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
       }
     })
     .catch((e: unknown) => {
-      if (isApiError(e)) throw e;
+      if (isQuireError(e)) throw e;
       log(`web page: unexpected failure: ${(e as Error)?.stack ?? String(e)}`);
-      throw toApiError(e);
+      throw toQuireError(e);
     });
 }
 

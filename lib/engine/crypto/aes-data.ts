@@ -1,6 +1,6 @@
 import "server-only";
 import { createCipheriv, createDecipheriv } from "node:crypto";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 
 /** The seed's DataEncryption/DataDecryption algorithms: AES-CBC with PKCS#7 padding. */
 export type AesAlgorithm = "AES128" | "AES192" | "AES256";
@@ -37,7 +37,7 @@ export function encryptData(bytes: Uint8Array, options: AesOptions): Buffer {
 export function decryptData(bytes: Uint8Array, options: AesOptions): Buffer {
   const { key, iv } = materials(options, "DataDecryptionKey", "DataDecryptionIV");
   if (bytes.byteLength === 0 || bytes.byteLength % 16 !== 0) {
-    throw new ApiError(
+    throw new QuireError(
       454,
       `profiles.${options.keyField ?? "DataDecryptionKey"}: the source is ${bytes.byteLength} bytes, not a whole number of 16-byte AES blocks, so it is not AES-CBC encrypted data.`,
     );
@@ -46,7 +46,7 @@ export function decryptData(bytes: Uint8Array, options: AesOptions): Buffer {
   try {
     return Buffer.concat([decipher.update(bytes), decipher.final()]);
   } catch {
-    throw new ApiError(
+    throw new QuireError(
       454,
       `profiles: could not decrypt the source with ${options.algorithm}: the ${options.keyField ?? "DataDecryptionKey"} or ${options.ivField ?? "DataDecryptionIV"} is wrong, or the file was not encrypted with AES-CBC and PKCS#7 padding.`,
     );
@@ -57,7 +57,7 @@ function materials(options: AesOptions, keyDefault: string, ivDefault: string): 
   const keyField = options.keyField ?? keyDefault;
   const ivField = options.ivField ?? ivDefault;
   if (!(options.algorithm in KEY_BYTES)) {
-    throw new ApiError(
+    throw new QuireError(
       454,
       `profiles: the AES algorithm must be AES128, AES192 or AES256, got "${String(options.algorithm)}".`,
     );
@@ -80,7 +80,7 @@ export function parseSecret(
   algorithm: AesAlgorithm,
 ): Buffer {
   if (value === undefined || value === "") {
-    throw new ApiError(454, `profiles.${field}: required with ${algorithm} (${length} bytes).`);
+    throw new QuireError(454, `profiles.${field}: required with ${algorithm} (${length} bytes).`);
   }
   const utf8 = Buffer.from(value, "utf8");
   if (utf8.length === length) return utf8;
@@ -93,7 +93,7 @@ export function parseSecret(
     const b64 = Buffer.from(trimmed.replace(/-/g, "+").replace(/_/g, "/"), "base64");
     if (b64.length === length) return b64;
   }
-  throw new ApiError(
+  throw new QuireError(
     454,
     `profiles.${field}: ${algorithm} needs ${length} bytes here: ${length} characters of text, ${length * 2} hex digits, or base64 of ${length} bytes; got ${utf8.length} characters.`,
   );

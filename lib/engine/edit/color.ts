@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 
 export interface Rgba {
   r: number;
@@ -15,7 +15,7 @@ export interface Rgba {
 export function parseColor(value: string, field: string): Rgba {
   const hex = value.trim().replace(/^#/, "");
   if (!/^[0-9a-fA-F]+$/.test(hex) || ![3, 6, 8].includes(hex.length)) {
-    throw new ApiError(
+    throw new QuireError(
       454,
       `${field}: "${value}" is not a colour; use RRGGBB or AARRGGBB in hex, e.g. #FF0000 or #80FF0000.`,
     );

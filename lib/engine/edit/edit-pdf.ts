@@ -1,6 +1,6 @@
 import "server-only";
 import * as mupdf from "mupdf";
-import { ApiError, isApiError } from "@/lib/api/errors";
+import { QuireError, isQuireError } from "@/lib/core/errors";
 import { parsePages } from "@/lib/engine/pages";
 import { openPdfWithAccess } from "@/lib/engine/pdf/open-pdf";
 import { parseColor, fmt, type Rgba } from "./color";
@@ -24,7 +24,7 @@ function pagesOf(spec: string | undefined, pageCount: number, field: string): nu
   try {
     return parsePages(spec, pageCount, 0);
   } catch (e) {
-    if (isApiError(e)) throw new ApiError(e.status, `${field}.${e.message}`);
+    if (isQuireError(e)) throw new QuireError(e.status, `${field}.${e.message}`);
     throw e;
   }
 }
@@ -34,9 +34,9 @@ export function normalizeLink(link: string, field: string): string {
   const l = link.trim();
   if (/^(https?:\/\/|mailto:|tel:)/i.test(l)) return l;
   if (/^[a-z][a-z0-9+.-]*:/i.test(l))
-    throw new ApiError(454, `${field}: only http(s), mailto: and tel: links are allowed.`);
+    throw new QuireError(454, `${field}: only http(s), mailto: and tel: links are allowed.`);
   if (/^[\w-]+(\.[\w-]+)+([/?#].*)?$/.test(l)) return `https://${l}`;
-  throw new ApiError(454, `${field}: "${l}" is not a URL.`);
+  throw new QuireError(454, `${field}: "${l}" is not a URL.`);
 }
 
 interface PreparedText {
@@ -243,14 +243,14 @@ function checkPermissions(doc: mupdf.PDFDocument, access: string, req: EditReque
   const hint = "send the owner password in `password`.";
   const drawsText = req.annotations.some((a) => a.type === "Text") || req.images.length > 0;
   if (drawsText && !doc.hasPermission("edit")) {
-    throw new ApiError(443, `this PDF's permissions forbid changing its content: ${hint}`);
+    throw new QuireError(443, `this PDF's permissions forbid changing its content: ${hint}`);
   }
   const annotates =
     req.annotations.some((a) => a.type !== "Text" || a.link) || req.images.some((i) => i.link);
   if (annotates && !doc.hasPermission("annotate")) {
-    throw new ApiError(443, `this PDF's permissions forbid adding form fields and links: ${hint}`);
+    throw new QuireError(443, `this PDF's permissions forbid adding form fields and links: ${hint}`);
   }
   if (req.fields.length && !doc.hasPermission("form") && !doc.hasPermission("annotate")) {
-    throw new ApiError(443, `this PDF's permissions forbid filling its form: ${hint}`);
+    throw new QuireError(443, `this PDF's permissions forbid filling its form: ${hint}`);
   }
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import * as mupdf from "mupdf";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { fmt, type Rgba } from "./color";
 import { winAnsiCode } from "./fonts";
 import type { PageCanvas, Rect4 } from "./page-canvas";
@@ -231,7 +231,7 @@ export function fillFields(
       let found = byName.get(fill.fieldName) ?? findCaseInsensitive(byName, fill.fieldName);
       if (!found) {
         const names = [...byName.keys()];
-        throw new ApiError(
+        throw new QuireError(
           400,
           names.length === 0
             ? `${where}.fieldName: "${fill.fieldName}" not found: this PDF has no form fields.`
@@ -240,7 +240,7 @@ export function fillFields(
       }
       if (fill.pages) found = found.filter((f) => fill.pages!.has(f.page));
       if (found.length === 0)
-        throw new ApiError(
+        throw new QuireError(
           400,
           `${where}: field "${fill.fieldName}" has no widget on the pages given in ${where}.pages.`,
         );
@@ -286,7 +286,7 @@ function setField(
       if (TRUE_WORDS.has(lower)) want = true;
       else if (FALSE_WORDS.has(lower)) want = false;
       else
-        throw new ApiError(
+        throw new QuireError(
           454,
           `${where}.text: check box "${name}" takes True or False (or its export value ${all.map((s) => s.value).join("/")}).`,
         );
@@ -305,7 +305,7 @@ function setField(
         return;
       }
       const options = [...new Set(all.map((s) => s.value))];
-      throw new ApiError(
+      throw new QuireError(
         454,
         `${where}.text: "${value}" is not an option of "${name}"; use one of: ${options.join(", ")}.`,
       );
@@ -323,7 +323,7 @@ function setField(
     if (idx < 0) idx = shown.findIndex((o) => o.toLowerCase() === lower);
     const editable = first.isComboBox() && (first.getFieldFlags() & mupdf.PDFWidget.CH_FIELD_IS_EDIT) !== 0;
     if (idx < 0 && !editable) {
-      throw new ApiError(
+      throw new QuireError(
         454,
         `${where}.text: "${text}" is not an option of "${name}"; use one of: ${shown.join(", ")}.`,
       );
@@ -338,7 +338,7 @@ function setField(
     }
     return;
   }
-  throw new ApiError(
+  throw new QuireError(
     454,
     `${where}: "${name}" is a ${first.getFieldType()} field and cannot be filled with text.`,
   );

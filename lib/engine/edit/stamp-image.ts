@@ -1,7 +1,7 @@
 import "server-only";
 import * as mupdf from "mupdf";
 import sharp, { type Metadata } from "sharp";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import type { ImageLoader } from "./types";
 
 /** Images added to pages are capped at this many pixels (a signature or logo needs far fewer). */
@@ -18,13 +18,13 @@ export interface StampImage {
 /** Bytes of a `data:` URI (base64 or percent-encoded). */
 export function decodeDataUri(uri: string, field: string): Buffer {
   const m = /^data:([^,]*?)(;base64)?,(.*)$/is.exec(uri.trim());
-  if (!m) throw new ApiError(454, `${field}: not a valid data: URI; use data:image/png;base64,....`);
+  if (!m) throw new QuireError(454, `${field}: not a valid data: URI; use data:image/png;base64,....`);
   try {
     return m[2]
       ? Buffer.from(m[3].replace(/\s+/g, ""), "base64")
       : Buffer.from(decodeURIComponent(m[3]), "latin1");
   } catch {
-    throw new ApiError(454, `${field}: the data: URI could not be decoded.`);
+    throw new QuireError(454, `${field}: the data: URI could not be decoded.`);
   }
 }
 
@@ -41,17 +41,17 @@ export async function loadStampImage(url: string, field: string, load: ImageLoad
     try {
       bytes = (await load(u)).bytes;
     } catch (e) {
-      if (e && typeof e === "object" && "status" in e) throw e; // the egress guard's own ApiError
-      throw new ApiError(
+      if (e && typeof e === "object" && "status" in e) throw e; // the egress guard's own QuireError
+      throw new QuireError(
         400,
         `${field}: could not download the image: ${e instanceof Error ? e.message : String(e)}.`,
       );
     }
   } else
-    throw new ApiError(454, `${field}: use an https URL or a base64 data: URI (data:image/png;base64,...).`);
-  if (bytes.byteLength === 0) throw new ApiError(400, `${field}: the image is empty.`);
+    throw new QuireError(454, `${field}: use an https URL or a base64 data: URI (data:image/png;base64,...).`);
+  if (bytes.byteLength === 0) throw new QuireError(400, `${field}: the image is empty.`);
   if (bytes.byteLength > MAX_STAMP_BYTES)
-    throw new ApiError(400, `${field}: the image is larger than ${MAX_STAMP_BYTES / 1024 / 1024} MB.`);
+    throw new QuireError(400, `${field}: the image is larger than ${MAX_STAMP_BYTES / 1024 / 1024} MB.`);
 
   let meta: Metadata;
   try {
@@ -59,15 +59,15 @@ export async function loadStampImage(url: string, field: string, load: ImageLoad
   } catch (e) {
     const msg = e instanceof Error ? e.message : "";
     if (/pixel limit/i.test(msg))
-      throw new ApiError(400, `${field}: the image has more than ${MAX_STAMP_PIXELS / 1e6} megapixels.`);
-    throw new ApiError(
+      throw new QuireError(400, `${field}: the image has more than ${MAX_STAMP_PIXELS / 1e6} megapixels.`);
+    throw new QuireError(
       415,
       `${field}: not an image Quire can read (PNG, JPEG, GIF, WebP, TIFF, AVIF or SVG).`,
     );
   }
-  if (!meta.width || !meta.height) throw new ApiError(415, `${field}: not an image Quire can read.`);
+  if (!meta.width || !meta.height) throw new QuireError(415, `${field}: not an image Quire can read.`);
   if (meta.width * meta.height > MAX_STAMP_PIXELS) {
-    throw new ApiError(400, `${field}: the image has more than ${MAX_STAMP_PIXELS / 1e6} megapixels.`);
+    throw new QuireError(400, `${field}: the image has more than ${MAX_STAMP_PIXELS / 1e6} megapixels.`);
   }
 
   let data = Buffer.from(bytes);
@@ -82,7 +82,7 @@ export async function loadStampImage(url: string, field: string, load: ImageLoad
   try {
     image = new mupdf.Image(data);
   } catch {
-    throw new ApiError(415, `${field}: the image could not be decoded.`);
+    throw new QuireError(415, `${field}: the image could not be decoded.`);
   }
   const w = image.getWidth();
   const h = image.getHeight();

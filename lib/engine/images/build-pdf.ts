@@ -1,7 +1,7 @@
 import "server-only";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { quietMupdf } from "@/lib/engine/pdf/open-pdf";
 import type { ImageLimits, ImagePage, ImageProbe } from "./probe-image";
 
@@ -165,7 +165,7 @@ async function addLossless(
     const colorPng = await open().removeAlpha().toColourspace(space).png(pngOptions).toBuffer();
     return addPngStream(doc, colorPng, grey ? "DeviceGray" : "DeviceRGB", smask);
   } catch (e) {
-    if (e instanceof ApiError) throw e;
+    if (e instanceof QuireError) throw e;
     throw damaged(input, e);
   }
 }
@@ -235,13 +235,13 @@ export function readPng(png: Buffer): {
   return { ...header, idat: Buffer.concat(parts) };
 }
 
-function damaged(input: ImageInput, e: unknown): ApiError {
+function damaged(input: ImageInput, e: unknown): QuireError {
   const why = String((e as Error)?.message ?? e)
     .split("\n")[0]
     .slice(0, 160);
   if (/pixel limit/i.test(why))
-    return new ApiError(413, `${input.label}: the image is larger than the pixel limit.`);
-  return new ApiError(
+    return new QuireError(413, `${input.label}: the image is larger than the pixel limit.`);
+  return new QuireError(
     442,
     `${input.label}: the ${input.probe.format.toUpperCase()} file is damaged or incomplete (${why}).`,
   );

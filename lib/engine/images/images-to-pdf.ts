@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { parsePages } from "@/lib/engine/pages";
 import { buildImagePdf, planPages, type ImageInput } from "./build-pdf";
 import { imageLimitsFromEnv, probeImage, type ImageLimits } from "./probe-image";
@@ -18,7 +18,7 @@ export async function imagesToPdf(
   opts: { pages?: string; limits?: Partial<ImageLimits> } = {},
 ): Promise<{ pdf: Uint8Array; pageCount: number }> {
   const limits = { ...imageLimitsFromEnv(), ...opts.limits };
-  if (images.length === 0) throw new ApiError(400, "url: give one or more image URLs, separated by commas.");
+  if (images.length === 0) throw new QuireError(400, "url: give one or more image URLs, separated by commas.");
   const inputs: ImageInput[] = [];
   for (const [i, image] of images.entries()) {
     const label = images.length > 1 ? `image ${i + 1} (${image.name})` : `image (${image.name})`;
@@ -26,7 +26,7 @@ export async function imagesToPdf(
   }
   const all = planPages(inputs);
   if (all.length > limits.maxPages) {
-    throw new ApiError(
+    throw new QuireError(
       413,
       `url: the images hold ${all.length} pages, more than the limit of ${limits.maxPages}.`,
     );

@@ -1,6 +1,7 @@
 import "server-only";
+import { envNumber } from "@/lib/core/config";
 import sharp, { type Metadata } from "sharp";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { readBmpHeader } from "./bmp-header";
 import {
   describeOtherFormat,
@@ -21,14 +22,9 @@ export interface ImageLimits {
   maxPages: number;
 }
 
-function envInt(name: string, fallback: number): number {
-  const n = Number(process.env[name]);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
 /** IMAGE_MAX_PIXELS (default 100 million, e.g. 10000×10000) and IMAGE_MAX_PAGES (default 1000). */
 export function imageLimitsFromEnv(): ImageLimits {
-  return { maxPixels: envInt("IMAGE_MAX_PIXELS", 100_000_000), maxPages: envInt("IMAGE_MAX_PAGES", 1000) };
+  return { maxPixels: envNumber("IMAGE_MAX_PIXELS", 100_000_000), maxPages: envNumber("IMAGE_MAX_PAGES", 1000) };
 }
 
 export interface ImagePage {
@@ -57,12 +53,12 @@ function sane(dpi: number | undefined): number | undefined {
 export async function probeImage(bytes: Uint8Array, label: string, limits: ImageLimits): Promise<ImageProbe> {
   const format = sniffImageFormat(bytes);
   if (!format) {
-    throw new ApiError(415, `${label}: ${describeOtherFormat(bytes)}; send ${supportedImageFormats} images.`);
+    throw new QuireError(415, `${label}: ${describeOtherFormat(bytes)}; send ${supportedImageFormats} images.`);
   }
   const checkSize = (width: number, height: number, page?: number) => {
     const where = page !== undefined && page > 0 ? ` (page ${page + 1})` : "";
     if (width * height > limits.maxPixels) {
-      throw new ApiError(
+      throw new QuireError(
         413,
         `${label}${where}: ${width}×${height} pixels is more than the limit of ${limits.maxPixels.toLocaleString("en-US")} pixels per image; scale it down.`,
       );
@@ -71,7 +67,7 @@ export async function probeImage(bytes: Uint8Array, label: string, limits: Image
 
   if (format === "bmp") {
     const h = readBmpHeader(bytes);
-    if (!h) throw new ApiError(442, `${label}: the BMP file is damaged (unreadable header).`);
+    if (!h) throw new QuireError(442, `${label}: the BMP file is damaged (unreadable header).`);
     checkSize(h.width, h.height);
     const dpiX = sane(h.dpiX) ?? 72;
     return {
@@ -87,11 +83,11 @@ export async function probeImage(bytes: Uint8Array, label: string, limits: Image
   try {
     meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (e) {
-    throw new ApiError(442, `${label}: the ${format.toUpperCase()} file is damaged (${firstLine(e)}).`);
+    throw new QuireError(442, `${label}: the ${format.toUpperCase()} file is damaged (${firstLine(e)}).`);
   }
   const pageCount = format === "tiff" ? Math.max(1, meta.pages ?? 1) : 1; // GIF/WebP: first frame only
   if (pageCount > limits.maxPages) {
-    throw new ApiError(
+    throw new QuireError(
       413,
       `${label}: ${pageCount} pages is more than the limit of ${limits.maxPages} pages.`,
     );
@@ -103,13 +99,13 @@ export async function probeImage(bytes: Uint8Array, label: string, limits: Image
       try {
         m = await sharp(bytes, { limitInputPixels: false, page }).metadata();
       } catch (e) {
-        throw new ApiError(442, `${label}: page ${page + 1} of the TIFF file is damaged (${firstLine(e)}).`);
+        throw new QuireError(442, `${label}: page ${page + 1} of the TIFF file is damaged (${firstLine(e)}).`);
       }
     }
     const width = m.width ?? 0;
     const height = format === "tiff" ? (m.height ?? 0) : (m.pageHeight ?? m.height ?? 0);
     if (!width || !height)
-      throw new ApiError(442, `${label}: the ${format.toUpperCase()} file has no pixel size.`);
+      throw new QuireError(442, `${label}: the ${format.toUpperCase()} file has no pixel size.`);
     checkSize(width, height, page);
     const dpi = sane(m.density) ?? 72;
     pages.push({

@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { getPageTexts, sniffKind } from "@/lib/engine/text/page-texts";
 import type { PageText } from "@/lib/engine/text/types";
@@ -48,7 +48,7 @@ export async function readInvoice(
   opts: ReadInvoiceOptions = {},
 ): Promise<ReadInvoiceResult> {
   const kind = sniffKind(bytes);
-  if (kind === null) throw new ApiError(415, "the invoice must be a PDF or an image (PNG, JPEG, TIFF).");
+  if (kind === null) throw new QuireError(415, "the invoice must be a PDF or an image (PNG, JPEG, TIFF).");
   const customFields = opts.customFields ?? [];
   let pageCount = 1;
   if (kind === "pdf") {
@@ -56,7 +56,7 @@ export async function readInvoice(
     try {
       pageCount = doc.countPages();
       if (pageCount > MAX_INVOICE_PAGES) {
-        throw new ApiError(
+        throw new QuireError(
           400,
           `the invoice has ${pageCount} pages; the invoice parser reads at most ${MAX_INVOICE_PAGES} pages per file. Send each invoice as a separate file.`,
         );
@@ -84,7 +84,7 @@ export async function readInvoice(
   });
   pageCount = texts.pageCount;
   if (kind === "image" && pageCount > MAX_INVOICE_PAGES) {
-    throw new ApiError(
+    throw new QuireError(
       400,
       `the image has ${pageCount} pages; the invoice parser reads at most ${MAX_INVOICE_PAGES} pages per file.`,
     );

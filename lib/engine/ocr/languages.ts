@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, symlinkSync, rmSync } from "node:fs
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 
 /**
  * OCR languages: `eng` and `fra` ship with npm (@tesseract.js-data/<lang>/4.0.0); more are
@@ -54,10 +54,10 @@ export function parseLanguages(lang: string | undefined): string[] {
   const codes = text.split("+").map((c) => c.trim());
   for (const code of codes) {
     if (!/^[a-z]{3}(_[a-z0-9]+)?$/i.test(code)) {
-      throw new ApiError(400, `lang: "${text}" is not a language list; use codes like eng or eng+fra. Installed: ${names}.`);
+      throw new QuireError(400, `lang: "${text}" is not a language list; use codes like eng or eng+fra. Installed: ${names}.`);
     }
     if (!installed.has(code)) {
-      throw new ApiError(400, `lang: language "${code}" is not installed. Installed: ${names}. Add more by putting ${code}.traineddata in ${extraLanguageDir()}.`);
+      throw new QuireError(400, `lang: language "${code}" is not installed. Installed: ${names}. Add more by putting ${code}.traineddata in ${extraLanguageDir()}.`);
     }
   }
   return [...new Set(codes)];
@@ -89,7 +89,7 @@ export function tesseractLangPath(codes: string[]): string {
   for (const code of codes) {
     if (linked.has(code)) continue;
     const src = installed.get(code);
-    if (!src) throw new ApiError(400, `lang: language "${code}" is not installed.`);
+    if (!src) throw new QuireError(400, `lang: language "${code}" is not installed.`);
     const dst = path.join(langDir, `${code}.traineddata.gz`);
     rmSync(dst, { force: true });
     symlinkSync(src, dst);

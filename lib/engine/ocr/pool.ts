@@ -1,5 +1,6 @@
 import "server-only";
 import os from "node:os";
+import { envNumber } from "@/lib/core/config";
 import { createWorker, OEM, type Worker } from "tesseract.js";
 import { tesseractLangPath } from "@/lib/engine/ocr/languages";
 
@@ -17,8 +18,8 @@ export const BASE_MB = 500;
 const IDLE_MS = 60_000;
 
 export function poolSize(): number {
-  const fromEnv = Number.parseInt(process.env.OCR_WORKERS ?? "", 10);
-  if (Number.isFinite(fromEnv) && fromEnv > 0) return Math.min(fromEnv, 32);
+  const fromEnv = envNumber("OCR_WORKERS", 0);
+  if (fromEnv > 0) return Math.min(fromEnv, 32);
   const cpus = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
   const byMemory = Math.max(1, Math.floor((memoryBudgetMb() - BASE_MB) / WORKER_MB));
   return Math.max(1, Math.min(cpus, byMemory, 8));
@@ -26,7 +27,7 @@ export function poolSize(): number {
 
 /** Memory the OCR may use: the sandbox cap (JOB_MEMORY_MB) or half the machine. */
 export function memoryBudgetMb(): number {
-  return Number.parseInt(process.env.JOB_MEMORY_MB ?? "", 10) || Math.floor(os.totalmem() / 2 ** 20 / 2);
+  return envNumber("JOB_MEMORY_MB", Math.floor(os.totalmem() / 2 ** 20 / 2));
 }
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import * as mupdf from "mupdf";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 
 /**
  * MuPDF reports repairs and syntax problems through its log callback; by default the WASM build
@@ -59,9 +59,9 @@ export function openPdf(bytes: Uint8Array, password?: string): mupdf.PDFDocument
 
 /** openPdf, also telling how the document was unlocked (owner access lifts permission limits). */
 export function openPdfWithAccess(bytes: Uint8Array, password?: string): OpenPdfResult {
-  if (bytes.byteLength === 0) throw new ApiError(442, "the file is empty: send the URL of a PDF document.");
+  if (bytes.byteLength === 0) throw new QuireError(442, "the file is empty: send the URL of a PDF document.");
   if (!looksLikePdf(bytes)) {
-    throw new ApiError(442, "the file is not a PDF or is damaged beyond repair: it has no %PDF- header.");
+    throw new QuireError(442, "the file is not a PDF or is damaged beyond repair: it has no %PDF- header.");
   }
   let doc: mupdf.PDFDocument;
   try {
@@ -69,12 +69,12 @@ export function openPdfWithAccess(bytes: Uint8Array, password?: string): OpenPdf
     const pdf = opened.asPDF();
     if (!pdf) {
       opened.destroy();
-      throw new ApiError(442, "the file is not a PDF or is damaged beyond repair: it was not read as a PDF.");
+      throw new QuireError(442, "the file is not a PDF or is damaged beyond repair: it was not read as a PDF.");
     }
     doc = pdf;
   } catch (e) {
-    if (e instanceof ApiError) throw e;
-    throw new ApiError(442, `the file is not a PDF or is damaged beyond repair: ${describe(e)}.`);
+    if (e instanceof QuireError) throw e;
+    throw new QuireError(442, `the file is not a PDF or is damaged beyond repair: ${describe(e)}.`);
   }
 
   try {
@@ -87,7 +87,7 @@ export function openPdfWithAccess(bytes: Uint8Array, password?: string): OpenPdf
       cause = describe(e);
     }
     if (pages < 1) pages = rebuildPageTree(doc);
-    if (pages < 1) throw new ApiError(442, `the file is not a PDF or is damaged beyond repair: ${cause}.`);
+    if (pages < 1) throw new QuireError(442, `the file is not a PDF or is damaged beyond repair: ${cause}.`);
     return { doc, access };
   } catch (e) {
     doc.destroy();
@@ -100,10 +100,10 @@ function unlock(doc: mupdf.PDFDocument, password: string | undefined): OpenPdfRe
   const encrypted = isEncrypted(doc);
   if (doc.needsPassword()) {
     if (password === undefined || password === "") {
-      throw new ApiError(441, "this PDF is encrypted: send its password in `password`.");
+      throw new QuireError(441, "this PDF is encrypted: send its password in `password`.");
     }
     const r = doc.authenticatePassword(password);
-    if (r === 0) throw new ApiError(441, "wrong password: the `password` given does not open this PDF.");
+    if (r === 0) throw new QuireError(441, "wrong password: the `password` given does not open this PDF.");
     return r & 4 ? "owner" : "user";
   }
   if (!encrypted) return "none";

@@ -1,6 +1,6 @@
 import "server-only";
 import * as mupdf from "mupdf";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 
 export interface RenderOptions {
@@ -28,10 +28,10 @@ export function renderPage(
 ): RenderedPage {
   const { dpi = 96, alpha = false, annotations = true, maxPixels = 50_000_000 } = options;
   if (!Number.isFinite(dpi) || dpi < 1 || dpi > 1200)
-    throw new ApiError(454, `dpi: use 1 to 1200, got ${dpi}.`);
+    throw new QuireError(454, `dpi: use 1 to 1200, got ${dpi}.`);
   const count = doc.countPages();
   if (!Number.isInteger(pageIndex) || pageIndex < 0 || pageIndex >= count) {
-    throw new ApiError(
+    throw new QuireError(
       449,
       `page ${pageIndex} is past the last page (${count - 1}); the document has ${count} page(s).`,
     );
@@ -42,7 +42,7 @@ export function renderPage(
     const [x0, y0, x1, y1] = page.getBounds();
     const pixels = Math.ceil((x1 - x0) * scale) * Math.ceil((y1 - y0) * scale);
     if (pixels > maxPixels) {
-      throw new ApiError(
+      throw new QuireError(
         454,
         `page ${pageIndex} at ${dpi} dpi would be ${pixels} pixels (limit ${maxPixels}); use a lower dpi.`,
       );

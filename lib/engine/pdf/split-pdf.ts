@@ -1,6 +1,6 @@
 import "server-only";
 import * as mupdf from "mupdf";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { parsePageGroups } from "@/lib/engine/pages";
 
 /** One output of a split: its 0-based source pages and its file name. */
@@ -22,7 +22,7 @@ export function planSplit(pageCount: number, pages: string | undefined, name?: s
       ? Array.from({ length: pageCount }, (_, i) => [i])
       : parsePageGroups(pages, pageCount, 1);
   if (groups.length > pageCount) {
-    throw new ApiError(
+    throw new QuireError(
       450,
       `pages: ${groups.length} output files requested but the document has only ${pageCount} page(s); a split cannot make more files than pages.`,
     );
@@ -70,9 +70,9 @@ export function extractPages(src: mupdf.PDFDocument, pages: number[]): Uint8Arra
       buf.destroy();
     }
   } catch (e) {
-    if (e instanceof ApiError) throw e;
+    if (e instanceof QuireError) throw e;
     const msg = e instanceof Error ? e.message : String(e);
-    throw new ApiError(
+    throw new QuireError(
       442,
       `the PDF is damaged: page(s) ${pages.map((p) => p + 1).join(", ")} could not be copied (${msg.slice(0, 200)}).`,
     );

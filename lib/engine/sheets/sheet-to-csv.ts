@@ -1,7 +1,8 @@
 import "server-only";
+import { envNumber } from "@/lib/core/config";
 import * as XLSX from "@e965/xlsx";
 import * as cptable from "@e965/xlsx/dist/cpexcel.full.mjs";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { checkZip, isZip } from "./zip-guard";
 
 // Legacy .xls files in non-Unicode code pages (BIFF5 and older) need the code page tables.
@@ -22,19 +23,14 @@ export interface SheetLimits {
   maxCells: number;
 }
 
-function envInt(name: string, fallback: number): number {
-  const n = Number(process.env[name]);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
 /** SHEET_MAX_UNCOMPRESSED_BYTES (200 MiB), SHEET_MAX_ROWS (1 048 576), SHEET_MAX_CELLS (5 000 000). */
 export function sheetLimitsFromEnv(): SheetLimits {
   return {
-    maxUncompressedBytes: envInt("SHEET_MAX_UNCOMPRESSED_BYTES", 200 * 1024 * 1024),
-    maxZipEntries: envInt("SHEET_MAX_ZIP_ENTRIES", 10_000),
-    maxZipRatio: envInt("SHEET_MAX_ZIP_RATIO", 1000),
-    maxRows: envInt("SHEET_MAX_ROWS", 1_048_576),
-    maxCells: envInt("SHEET_MAX_CELLS", 5_000_000),
+    maxUncompressedBytes: envNumber("SHEET_MAX_UNCOMPRESSED_BYTES", 200 * 1024 * 1024),
+    maxZipEntries: envNumber("SHEET_MAX_ZIP_ENTRIES", 10_000),
+    maxZipRatio: envNumber("SHEET_MAX_ZIP_RATIO", 1000),
+    maxRows: envNumber("SHEET_MAX_ROWS", 1_048_576),
+    maxCells: envNumber("SHEET_MAX_CELLS", 5_000_000),
   };
 }
 
@@ -65,7 +61,7 @@ export function sheetToCsv(bytes: Buffer, opts: SheetToCsvOptions = {}): SheetCs
   const limits = { ...sheetLimitsFromEnv(), ...opts.limits };
   const index = (opts.worksheetIndex ?? 1) - 1;
   if (!Number.isInteger(index) || index < 0)
-    throw new ApiError(454, "worksheetIndex: give a sheet number starting at 1.");
+    throw new QuireError(454, "worksheetIndex: give a sheet number starting at 1.");
   const { format, input } = classify(bytes, limits);
 
   const common: XLSX.ParsingOptions = {
@@ -88,9 +84,9 @@ export function sheetToCsv(bytes: Buffer, opts: SheetToCsvOptions = {}): SheetCs
     throw readFailure(e, format);
   }
   const sheetCount = wb.SheetNames.length;
-  if (sheetCount === 0) throw new ApiError(442, `${what}: the workbook has no sheets.`);
+  if (sheetCount === 0) throw new QuireError(442, `${what}: the workbook has no sheets.`);
   if (index >= sheetCount) {
-    throw new ApiError(
+    throw new QuireError(
       454,
       `worksheetIndex: the workbook has ${sheetCount} sheet(s); give a number from 1 to ${sheetCount}.`,
     );
@@ -103,7 +99,7 @@ export function sheetToCsv(bytes: Buffer, opts: SheetToCsvOptions = {}): SheetCs
   const full = XLSX.utils.decode_range((ws["!fullref"] as string | undefined) ?? ws["!ref"]);
   const fullRows = full.e.r + 1;
   if (fullRows > limits.maxRows) {
-    throw new ApiError(
+    throw new QuireError(
       413,
       `worksheetIndex: sheet "${sheetName}" has ${fullRows} rows; the limit is ${limits.maxRows}.`,
     );
@@ -117,7 +113,7 @@ export function sheetToCsv(bytes: Buffer, opts: SheetToCsvOptions = {}): SheetCs
   const rows = range.e.r + 1;
   const columns = range.e.c + 1;
   if (cellsOf(range) > limits.maxCells) {
-    throw new ApiError(
+    throw new QuireError(
       413,
       `worksheetIndex: sheet "${sheetName}" spans ${rows} rows × ${columns} columns; the limit is ${limits.maxCells.toLocaleString("en-US")} cells.`,
     );
@@ -178,7 +174,7 @@ function usedRange(ws: XLSX.WorkSheet): XLSX.Range | null {
 
 /** Tells the container from the bytes and prepares SheetJS's input. */
 function classify(bytes: Buffer, limits: SheetLimits): { format: SheetFormat; input: Buffer | string } {
-  if (bytes.length === 0) throw new ApiError(442, `${what}: the file is empty.`);
+  if (bytes.length === 0) throw new QuireError(442, `${what}: the file is empty.`);
   if (isZip(bytes)) {
     const entries = checkZip(bytes, what, {
       maxUncompressedBytes: limits.maxUncompressedBytes,
@@ -188,7 +184,7 @@ function classify(bytes: Buffer, limits: SheetLimits): { format: SheetFormat; in
     const names = new Set(entries.map((e) => e.name.toLowerCase()));
     if (names.has("content.xml") || names.has("mimetype")) return { format: "ods", input: bytes };
     if (names.has("[content_types].xml")) return { format: "xlsx", input: bytes };
-    throw new ApiError(
+    throw new QuireError(
       415,
       `${what}: this zip file is not a workbook (no Excel or OpenDocument parts); send .xls, .xlsx, .ods or .csv.`,
     );
@@ -206,11 +202,11 @@ function classify(bytes: Buffer, limits: SheetLimits): { format: SheetFormat; in
   const head = bytes.subarray(0, Math.min(bytes.length, 8192));
   if (head.includes(0)) {
     if (head.subarray(0, 5).toString("latin1") === "%PDF-")
-      throw new ApiError(415, `${what}: this is a PDF; send .xls, .xlsx, .ods or .csv.`);
-    throw new ApiError(415, `${what}: not a spreadsheet; send .xls, .xlsx, .ods or .csv.`);
+      throw new QuireError(415, `${what}: this is a PDF; send .xls, .xlsx, .ods or .csv.`);
+    throw new QuireError(415, `${what}: not a spreadsheet; send .xls, .xlsx, .ods or .csv.`);
   }
   if (head.subarray(0, 5).toString("latin1") === "%PDF-")
-    throw new ApiError(415, `${what}: this is a PDF; send .xls, .xlsx, .ods or .csv.`);
+    throw new QuireError(415, `${what}: this is a PDF; send .xls, .xlsx, .ods or .csv.`);
   const text = decodeText(bytes);
   const start = text.trimStart().slice(0, 200).toLowerCase();
   if (start.startsWith("<?xml") || start.startsWith("<office:document") || start.startsWith("<workbook")) {
@@ -228,17 +224,17 @@ function decodeText(bytes: Buffer): string {
   }
 }
 
-function readFailure(e: unknown, format: SheetFormat): ApiError {
+function readFailure(e: unknown, format: SheetFormat): QuireError {
   const message = String((e as Error)?.message ?? e);
   if (/password|encrypt/i.test(message)) {
-    return new ApiError(
+    return new QuireError(
       442,
       `${what}: the workbook is password-protected; remove the password and send it again.`,
     );
   }
   if (/unsupported|not supported/i.test(message))
-    return new ApiError(415, `${what}: ${message.split("\n")[0].slice(0, 200)}.`);
-  return new ApiError(
+    return new QuireError(415, `${what}: ${message.split("\n")[0].slice(0, 200)}.`);
+  return new QuireError(
     442,
     `${what}: the ${format.toUpperCase()} file is damaged or not a workbook (${message.split("\n")[0].slice(0, 160)}).`,
   );

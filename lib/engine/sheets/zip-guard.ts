@@ -1,5 +1,5 @@
 import zlib from "node:zlib";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 
 /**
  * Zip-bomb check for .xlsx/.xlsm/.ods (zip containers) before SheetJS inflates them. The central
@@ -43,7 +43,7 @@ export function isZip(bytes: Uint8Array): boolean {
 
 /** Reads the central directory. Throws 442 for a damaged archive, 413 for zip64 (too large anyway). */
 export function readZipDirectory(buf: Buffer, what: string): ZipEntryInfo[] {
-  const damaged = (why: string) => new ApiError(442, `${what}: the file is damaged (${why}).`);
+  const damaged = (why: string) => new QuireError(442, `${what}: the file is damaged (${why}).`);
   let eocd = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
     if (buf.readUInt32LE(i) === EOCD) {
@@ -56,7 +56,7 @@ export function readZipDirectory(buf: Buffer, what: string): ZipEntryInfo[] {
   const cdSize = buf.readUInt32LE(eocd + 12);
   const cdOffset = buf.readUInt32LE(eocd + 16);
   if (count === 0xffff || cdOffset === 0xffffffff || cdSize === 0xffffffff) {
-    throw new ApiError(
+    throw new QuireError(
       413,
       `${what}: ZIP64 workbooks are not accepted (larger than 4 GB or more than 65535 parts).`,
     );
@@ -83,7 +83,7 @@ export function readZipDirectory(buf: Buffer, what: string): ZipEntryInfo[] {
 /** Refuses zip bombs and lying entries; returns the entries for further checks. */
 export function checkZip(buf: Buffer, what: string, limits: ZipLimits): ZipEntryInfo[] {
   const entries = readZipDirectory(buf, what);
-  const refuse = (why: string) => new ApiError(413, `${what}: refused, ${why}.`);
+  const refuse = (why: string) => new QuireError(413, `${what}: refused, ${why}.`);
   if (entries.length > limits.maxEntries)
     throw refuse(`it holds ${entries.length} parts (limit ${limits.maxEntries})`);
   let declared = 0;
@@ -103,18 +103,18 @@ export function checkZip(buf: Buffer, what: string, limits: ZipLimits): ZipEntry
   }
   for (const e of entries) {
     if (e.method !== 0 && e.method !== 8)
-      throw new ApiError(
+      throw new QuireError(
         415,
         `${what}: part ${e.name} uses zip compression method ${e.method}, which is not supported.`,
       );
     const lo = e.localHeaderOffset;
     if (lo + 30 > buf.length || buf.readUInt32LE(lo) !== LFH)
-      throw new ApiError(442, `${what}: the file is damaged (bad local header for ${e.name}).`);
+      throw new QuireError(442, `${what}: the file is damaged (bad local header for ${e.name}).`);
     const start = lo + 30 + buf.readUInt16LE(lo + 26) + buf.readUInt16LE(lo + 28);
     const data = buf.subarray(start, start + e.compressedSize);
     if (e.method === 0) {
       if (e.compressedSize !== e.uncompressedSize)
-        throw new ApiError(
+        throw new QuireError(
           442,
           `${what}: the file is damaged (stored part ${e.name} has inconsistent sizes).`,
         );
@@ -127,10 +127,10 @@ export function checkZip(buf: Buffer, what: string, limits: ZipLimits): ZipEntry
       if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") {
         throw refuse(`part ${e.name} expands beyond its declared size of ${e.uncompressedSize} bytes`);
       }
-      throw new ApiError(442, `${what}: the file is damaged (part ${e.name} cannot be decompressed).`);
+      throw new QuireError(442, `${what}: the file is damaged (part ${e.name} cannot be decompressed).`);
     }
     if (actual !== e.uncompressedSize && !(e.uncompressedSize === 0 && actual <= 1)) {
-      throw new ApiError(
+      throw new QuireError(
         442,
         `${what}: the file is damaged (part ${e.name} is ${actual} bytes, declared ${e.uncompressedSize}).`,
       );

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import type { Area } from "@/lib/engine/tables/extract-tables";
 import type { ColumnDetectionMode, LineGrouping, TableOptions } from "@/lib/engine/tables/types";
 import type { PageText } from "@/lib/engine/text/types";
@@ -59,17 +59,17 @@ export function resolveExtraction(p: ExtractionParams): ResolvedExtraction {
   const shadow = prof.ExtractShadowLikeText !== false;
   const explicitOcr = prof.OCRMode;
   if (!shadow && explicitOcr && explicitOcr !== "Auto") {
-    throw new ApiError(454, `ExtractShadowLikeText: false requires OCRMode Auto (got ${explicitOcr}).`);
+    throw new QuireError(454, `ExtractShadowLikeText: false requires OCRMode Auto (got ${explicitOcr}).`);
   }
   const ocrMode = explicitOcr ?? (prof.SaveVectors ? "TextFromVectors" : "Auto");
   const ocrResolution = prof.OCRResolution ?? 300;
-  if (ocrResolution < 72 || ocrResolution > 1200) throw new ApiError(454, `OCRResolution: use 72 to 1200 dpi, got ${ocrResolution}.`);
+  if (ocrResolution < 72 || ocrResolution > 1200) throw new QuireError(454, `OCRResolution: use 72 to 1200 dpi, got ${ocrResolution}.`);
 
   let spaceRatio: number | undefined;
   if (prof.DetectNewColumnBySpacesRatio !== undefined) {
     spaceRatio = Number.parseFloat(String(prof.DetectNewColumnBySpacesRatio).replace(",", "."));
     if (!Number.isFinite(spaceRatio) || spaceRatio <= 0 || spaceRatio > 100) {
-      throw new ApiError(454, `DetectNewColumnBySpacesRatio: give a positive number like "1.2", got "${prof.DetectNewColumnBySpacesRatio}".`);
+      throw new QuireError(454, `DetectNewColumnBySpacesRatio: give a positive number like "1.2", got "${prof.DetectNewColumnBySpacesRatio}".`);
     }
   }
   let gamma: number[] | undefined;
@@ -77,7 +77,7 @@ export function resolveExtraction(p: ExtractionParams): ResolvedExtraction {
   if (rawGamma !== undefined) {
     gamma = rawGamma.map((g) => Number.parseFloat(String(g).replace(",", ".")));
     if (gamma.some((g) => !Number.isFinite(g) || g <= 0 || g > 10)) {
-      throw new ApiError(454, `OCRImagePreprocessingFilters.AddGammaCorrection: give gamma values between 0 and 10, e.g. ["1.4"].`);
+      throw new QuireError(454, `OCRImagePreprocessingFilters.AddGammaCorrection: give gamma values between 0 and 10, e.g. ["1.4"].`);
     }
   }
   const mode = prof.ColumnDetectionMode ?? "ContentGroupsAndBorders";
@@ -118,7 +118,7 @@ export function parseArea(rect: string | undefined, extractionArea: number[] | u
   if (rect !== undefined && rect.trim() !== "") {
     nums = rect.trim().split(/[\s,;]+/).map(Number);
     if (nums.length !== 4 || nums.some((n) => !Number.isFinite(n))) {
-      throw new ApiError(454, `rect: use "x y width height" in points, e.g. "51 180 500 300"; got "${rect}".`);
+      throw new QuireError(454, `rect: use "x y width height" in points, e.g. "51 180 500 300"; got "${rect}".`);
     }
   } else if (extractionArea) {
     nums = extractionArea;
@@ -126,8 +126,8 @@ export function parseArea(rect: string | undefined, extractionArea: number[] | u
   }
   if (!nums) return undefined;
   const [x, y, width, height] = nums;
-  if (x < 0 || y < 0) throw new ApiError(454, `${field}: x and y are points from the top-left corner and cannot be negative.`);
-  if (width <= 0 || height <= 0) throw new ApiError(454, `${field}: width and height must be greater than 0.`);
+  if (x < 0 || y < 0) throw new QuireError(454, `${field}: x and y are points from the top-left corner and cannot be negative.`);
+  if (width <= 0 || height <= 0) throw new QuireError(454, `${field}: width and height must be greater than 0.`);
   return { x, y, width, height };
 }
 
@@ -136,7 +136,7 @@ export function checkAreaOnPages(area: Area | undefined, pages: PageText[], fiel
   if (!area) return;
   for (const p of pages) {
     if (area.x >= p.width || area.y >= p.height) {
-      throw new ApiError(
+      throw new QuireError(
         454,
         `${field}: the area (${area.x}, ${area.y}, ${area.width} × ${area.height} pt) lies outside page ${p.index} (${Math.round(p.width)} × ${Math.round(p.height)} pt).`,
       );

@@ -22,7 +22,7 @@ import { renderWithoutText } from "@/lib/engine/pdf/render-without-text";
  */
 import * as mupdf from "mupdf";
 import sharp from "sharp";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { parsePages } from "@/lib/engine/pages";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { parseLanguages } from "@/lib/engine/ocr/languages";
@@ -86,11 +86,11 @@ export function sniffKind(bytes: Uint8Array): "pdf" | "image" | null {
 export async function getPageTexts(bytes: Uint8Array, opts: PageTextsOptions = {}): Promise<PageTextsResult> {
   const kind = sniffKind(bytes);
   if (kind === null) {
-    throw new ApiError(442, "the file is neither a PDF nor a supported image (PNG, JPEG, TIFF, WebP, GIF, BMP, PNM).");
+    throw new QuireError(442, "the file is neither a PDF nor a supported image (PNG, JPEG, TIFF, WebP, GIF, BMP, PNM).");
   }
   const res = opts.ocrResolution ?? 300;
   if (!Number.isFinite(res) || res < 72 || res > 1200) {
-    throw new ApiError(454, `OCRResolution: use 72 to 1200 dpi, got ${res}.`);
+    throw new QuireError(454, `OCRResolution: use 72 to 1200 dpi, got ${res}.`);
   }
   const mode = opts.ocrMode ?? "Auto";
   // Validate the language up front even when no page ends up OCRed: a typo should not pass silently.
@@ -125,7 +125,7 @@ async function pdfPageTexts(
     const indices = opts.pageIndices ?? parsePages(opts.pages, count, 0);
     for (const i of indices) {
       if (!Number.isInteger(i) || i < 0 || i >= count) {
-        throw new ApiError(449, `pages: page ${i} is past the last page (${count - 1}); the document has ${count} page(s).`);
+        throw new QuireError(449, `pages: page ${i} is past the last page (${count - 1}); the document has ${count} page(s).`);
       }
     }
     const minLen = opts.minTextLength ?? 8;
@@ -252,7 +252,7 @@ export async function probeImage(bytes: Uint8Array): Promise<{ pages: number; dp
         image.destroy();
       }
     } catch {
-      throw new ApiError(442, `the image could not be read: ${(e as Error).message.slice(0, 200)}.`);
+      throw new QuireError(442, `the image could not be read: ${(e as Error).message.slice(0, 200)}.`);
     }
   }
 }
@@ -300,7 +300,7 @@ export async function decodeImagePage(bytes: Uint8Array, index: number, count: n
         pix.destroy();
       }
     } catch (e) {
-      throw new ApiError(442, `image page ${index} could not be decoded: ${(e as Error).message.slice(0, 200)}.`);
+      throw new QuireError(442, `image page ${index} could not be decoded: ${(e as Error).message.slice(0, 200)}.`);
     } finally {
       image.destroy();
     }
@@ -317,6 +317,6 @@ export async function decodeImagePage(bytes: Uint8Array, index: number, count: n
     const rgb = await sharp(data, { raw: { width: info.width, height: info.height, channels } }).removeAlpha().toColourspace("srgb").raw().toBuffer();
     return { data: new Uint8Array(rgb), width: info.width, height: info.height, channels: 3, dpi };
   } catch (e) {
-    throw new ApiError(442, `image page ${index} could not be decoded: ${(e as Error).message.slice(0, 200)}.`);
+    throw new QuireError(442, `image page ${index} could not be decoded: ${(e as Error).message.slice(0, 200)}.`);
   }
 }

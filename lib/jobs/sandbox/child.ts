@@ -1,7 +1,7 @@
 import "server-only";
 import fs from "node:fs/promises";
 import { pathToFileURL } from "node:url";
-import { ApiError, isApiError } from "@/lib/api/errors";
+import { QuireError, isQuireError } from "@/lib/core/errors";
 import type { RunContext, Runner } from "@/lib/operations/runner-types";
 import type { ChildMessage, ParentMessage, WireError } from "./protocol";
 
@@ -23,7 +23,7 @@ function send(msg: ChildMessage, then?: () => void): void {
 }
 
 function toWire(e: unknown): WireError {
-  if (isApiError(e)) return { name: "ApiError", status: e.status, message: e.message };
+  if (isQuireError(e)) return { name: "QuireError", status: e.status, message: e.message };
   if (e instanceof Error) return { name: e.name, message: e.message, stack: e.stack };
   return { name: "Error", message: String(e) };
 }
@@ -82,8 +82,8 @@ async function onFetchResult(msg: Extract<ParentMessage, { type: "fetch-result" 
   if (!msg.ok) {
     const { error } = msg;
     pending.reject(
-      error.name === "ApiError" && error.status
-        ? new ApiError(error.status as ApiError["status"], error.message)
+      error.name === "QuireError" && error.status
+        ? new QuireError(error.status as QuireError["status"], error.message)
         : new Error(error.message),
     );
     return;

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { ApiError, errorCodes, isApiError, toApiError, type ErrorStatus } from "@/lib/api/errors";
+import { QuireError, errorCodes, isQuireError, toQuireError, type ErrorStatus } from "@/lib/core/errors";
 import type { RunResult, SourceFile } from "@/lib/operations/runner-types";
 import type { ChildMessage, ParentMessage, WireError } from "./protocol";
 
@@ -48,7 +48,7 @@ export interface SandboxRunOptions {
 }
 
 export interface SandboxPool {
-  /** Runs one operation in a child; rejects with an ApiError (or the abort reason). */
+  /** Runs one operation in a child; rejects with a QuireError (or the abort reason). */
   run(job: SandboxJob, opts: SandboxRunOptions): Promise<RunResult>;
   /** Kills every child and fails queued and running jobs. */
   close(): Promise<void>;
@@ -196,16 +196,16 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
         name: got.name ?? "",
       };
     } catch (e) {
-      if (!isApiError(e))
+      if (!isQuireError(e))
         logger(
           `sandbox: fetchUrl(${url.slice(0, 200)}) failed for ${active.job.opId}: ${(e as Error)?.stack ?? e}`,
         );
-      const err = toApiError(e);
+      const err = toQuireError(e);
       reply = {
         type: "fetch-result",
         reqId,
         ok: false,
-        error: { name: "ApiError", status: err.status, message: err.message },
+        error: { name: "QuireError", status: err.status, message: err.message },
       };
     }
     if (active.settled || slot.active !== active || !slot.child.connected) return;
@@ -225,8 +225,8 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       // Died on its own: V8's heap limit, a crash in native/WASM code, process.exit in a runner.
       const oom = /heap out of memory|Allocation failed|out of memory/i.test(slot.stderrTail);
       const error = oom
-        ? new ApiError(413, `the operation used more than ${options.memoryMb} MB`)
-        : new ApiError(500, "Internal error: the operation crashed. It has been logged.");
+        ? new QuireError(413, `the operation used more than ${options.memoryMb} MB`)
+        : new QuireError(500, "Internal error: the operation crashed. It has been logged.");
       logger(
         `sandbox: child ${slot.child.pid} exited (${signal ?? code}) while running ${active.job.opId}${oom ? " (out of memory)" : ""}\n${slot.stderrTail}`,
       );
@@ -241,7 +241,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
         for (const w of queue.splice(0))
           failQueued(
             w,
-            new ApiError(
+            new QuireError(
               500,
               "Internal error: the sandbox could not start a worker process. It has been logged.",
             ),
@@ -279,7 +279,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       id: ++nextJobId,
       settled: false,
       timer: setTimeout(
-        () => kill(slot, active, new ApiError(408, `the operation took longer than ${seconds(timeoutMs)} s`)),
+        () => kill(slot, active, new QuireError(408, `the operation took longer than ${seconds(timeoutMs)} s`)),
         timeoutMs,
       ),
     };
@@ -296,7 +296,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
         const rss = await readRssKb(pid);
         if (active.settled) return;
         if (rss !== undefined && rss > limitKb) {
-          kill(slot, active, new ApiError(413, `the operation used more than ${options.memoryMb} MB`));
+          kill(slot, active, new QuireError(413, `the operation used more than ${options.memoryMb} MB`));
           return;
         }
         active.memTimer = setTimeout(poll, memoryPollMs);
@@ -317,7 +317,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       kill(
         slot,
         active,
-        new ApiError(
+        new QuireError(
           500,
           `Internal error: the job could not be handed to the sandbox (${(e as Error).message}).`,
         ),
@@ -328,7 +328,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
   /** Stops a running job for good: SIGKILL its child (replaced on exit) and fail the job now. */
   function kill(slot: Slot, active: Active, error: unknown): void {
     if (active.settled) return;
-    const why = isApiError(error) ? error.message : "aborted by the caller";
+    const why = isQuireError(error) ? error.message : "aborted by the caller";
     logger(`sandbox: killed child ${slot.child.pid} running ${active.job.opId}: ${why}`);
     slot.gone = true;
     slot.child.kill("SIGKILL");
@@ -363,13 +363,13 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     dispatch();
   }
 
-  function fromWire(error: WireError, opId: string): ApiError {
-    if (error.name === "ApiError" && typeof error.status === "number") {
+  function fromWire(error: WireError, opId: string): QuireError {
+    if (error.name === "QuireError" && typeof error.status === "number") {
       const status = (error.status in errorCodes ? error.status : 500) as ErrorStatus;
-      return new ApiError(status, error.message);
+      return new QuireError(status, error.message);
     }
     logger(`sandbox: ${opId} failed: ${error.stack ?? `${error.name}: ${error.message}`}`);
-    return toApiError(error);
+    return toQuireError(error);
   }
 
   function failQueued(w: Waiting, error: unknown) {
@@ -382,9 +382,9 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
   return {
     run(job, opts) {
       return new Promise<RunResult>((resolve, reject) => {
-        if (closed) return reject(new ApiError(500, "Internal error: the sandbox pool is closed."));
+        if (closed) return reject(new QuireError(500, "Internal error: the sandbox pool is closed."));
         if (!/^[a-z0-9][a-z0-9-]*$/.test(job.opId))
-          return reject(new ApiError(500, `Internal error: bad operation id ${JSON.stringify(job.opId)}.`));
+          return reject(new QuireError(500, `Internal error: bad operation id ${JSON.stringify(job.opId)}.`));
         const signal = opts.signal;
         if (signal?.aborted) return reject(abortReason(signal));
         const waiting: Waiting = { job, opts, resolve, reject };
@@ -407,7 +407,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       if (closed) return;
       closed = true;
       clearTimeout(respawnTimer);
-      const error = new ApiError(500, "Internal error: the sandbox pool is closed.");
+      const error = new QuireError(500, "Internal error: the sandbox pool is closed.");
       for (const w of queue.splice(0)) failQueued(w, error);
       const exits = slots.map(
         (slot) =>

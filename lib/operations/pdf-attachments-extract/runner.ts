@@ -2,7 +2,7 @@ import "server-only";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { iterateAttachments } from "@/lib/engine/pdf/extract-attachments";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import type { OutputFile, Runner } from "@/lib/operations/runner-types";
@@ -11,7 +11,7 @@ import type { operation } from "./contract";
 /** Writes each embedded file into workDir under its PDF name; none → `urls: []`. */
 export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
   const source = ctx.sources[0];
-  if (!source) throw new ApiError(400, "url: give the URL of a PDF document.");
+  if (!source) throw new QuireError(400, "url: give the URL of a PDF document.");
   const doc = openPdf(await readFile(source.path), ctx.params.password);
   try {
     const outputs: OutputFile[] = [];

@@ -1,7 +1,7 @@
 import "server-only";
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { formatRuleErrors, parseRules, type ParsedRules } from "@/lib/engine/classify/parse-rules";
 import { matchRules } from "@/lib/engine/classify/match-rules";
 import { classifyBuiltin } from "@/lib/engine/classify/builtin";
@@ -16,7 +16,7 @@ const MAX_RULES_BYTES = 1024 * 1024;
 /** Rules first (a bad rule fails before any page is read), then the text, then the classes. */
 export const run: Runner<Params> = async (ctx) => {
   const source = ctx.sources[0];
-  if (!source) throw new ApiError(400, "url: give the URL of a PDF, JPG, PNG or TIFF document.");
+  if (!source) throw new QuireError(400, "url: give the URL of a PDF, JPG, PNG or TIFF document.");
   const rules = await loadRules(ctx.params, ctx.fetchUrl);
   const p = ctx.params.profiles ?? {};
   const bytes = await readFile(source.path);
@@ -73,11 +73,11 @@ async function loadRules(
   if ((!textRules || textRules.trim() === "") && params.rulescsvurl) {
     const file = await fetchUrl(params.rulescsvurl);
     if (file.bytes.length > MAX_RULES_BYTES)
-      throw new ApiError(400, "rulescsvurl: the rules file is larger than 1 MB.");
+      throw new QuireError(400, "rulescsvurl: the rules file is larger than 1 MB.");
     textRules = file.bytes.toString("utf8");
   }
   if (!textRules || textRules.trim() === "") return undefined;
   const parsed = parseRules(textRules);
-  if (parsed.errors.length > 0) throw new ApiError(400, formatRuleErrors(parsed.errors));
+  if (parsed.errors.length > 0) throw new QuireError(400, formatRuleErrors(parsed.errors));
   return parsed;
 }

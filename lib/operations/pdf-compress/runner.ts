@@ -2,7 +2,7 @@ import "server-only";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { parsePages } from "@/lib/engine/pages";
 import { optionsFromV2Config } from "@/lib/engine/optimize/from-config";
 import { optimizePdf } from "@/lib/engine/optimize/optimize-pdf";
@@ -16,7 +16,7 @@ type Params = z.infer<typeof operation.params>;
 /** Compresses the source with the v2 config; answers fileSize and inputFileSize. */
 export const run: Runner<Params> = async (ctx) => {
   const source = ctx.sources[0];
-  if (!source) throw new ApiError(400, "url: give the URL of a PDF document.");
+  if (!source) throw new QuireError(400, "url: give the URL of a PDF document.");
   const bytes = await readFile(source.path);
   const { params } = ctx;
 

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { analysePages, segmentRows, toCsv } from "@/lib/engine/tables/extract-tables";
 import { checkAreaOnPages, resolveExtraction } from "@/lib/engine/tables/extraction-options";
@@ -19,7 +19,7 @@ import type { operation } from "./contract";
  */
 export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
   const source = ctx.sources[0];
-  if (!source) throw new ApiError(400, "url: give the URL of a PDF or image.");
+  if (!source) throw new QuireError(400, "url: give the URL of a PDF or image.");
   const bytes = await readFile(source.path);
   const opts = resolveExtraction(ctx.params);
   const texts = await getPageTexts(bytes, {

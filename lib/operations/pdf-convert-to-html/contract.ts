@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { common, encryptionProfileKeys, meta, ocrProfileKeys, profileKeys, profiles } from "@/lib/api/fields";
-import { extractionFields, tableProfileKeys } from "@/lib/engine/tables/extraction-fields";
+import { common, encryptionProfileKeys, meta, ocrProfileKeys, profileKeys, profiles } from "@/lib/operations/fields";
+import { extractionFields, tableProfileKeys } from "@/lib/operations/extraction-fields";
 import { defineOperation } from "@/lib/operations/types";
 
 /**

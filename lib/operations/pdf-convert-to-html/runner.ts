@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { pagesToHtml, type PageSource } from "@/lib/engine/html/pdf-to-html";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { checkAreaOnPages, resolveExtraction } from "@/lib/engine/tables/extraction-options";
@@ -14,7 +14,7 @@ import type { operation } from "./contract";
 /** Text layer and/or OCR → tables → HTML (lib/engine/html/pdf-to-html.ts describes the output). */
 export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
   const source = ctx.sources[0];
-  if (!source) throw new ApiError(400, "url: give the URL of a PDF or image.");
+  if (!source) throw new QuireError(400, "url: give the URL of a PDF or image.");
   const p = ctx.params;
   const bytes = await readFile(source.path);
   const opts = resolveExtraction(p);

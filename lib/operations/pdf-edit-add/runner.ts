@@ -2,7 +2,7 @@ import "server-only";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { parseLenientJson } from "@/lib/api/wire";
 import { editPdf } from "@/lib/engine/edit/edit-pdf";
 import type { EditRequest } from "@/lib/engine/edit/types";
@@ -15,7 +15,7 @@ type Params = z.infer<typeof operation.params>;
 /** Adds the annotations, images and field values; images are fetched through ctx.fetchUrl. */
 export const run: Runner<Params> = async (ctx) => {
   const source = ctx.sources[0];
-  if (!source) throw new ApiError(400, "url: give the URL of a PDF document.");
+  if (!source) throw new QuireError(400, "url: give the URL of a PDF document.");
   const p = ctx.params;
   const req: EditRequest = {
     annotations: p.annotations ?? [],
@@ -25,7 +25,7 @@ export const run: Runner<Params> = async (ctx) => {
     password: p.password,
   };
   if (!req.annotations.length && !req.images.length && !req.fields.length) {
-    throw new ApiError(400, "nothing to add: send `annotations`, `images` or `fields`.");
+    throw new QuireError(400, "nothing to add: send `annotations`, `images` or `fields`.");
   }
   const result = await editPdf(await readFile(source.path), req, async (url) => {
     const r = await ctx.fetchUrl(url);
@@ -53,5 +53,5 @@ function readTemplateData(value: Params["templateData"]): Record<string, unknown
   } catch {
     /* fall through */
   }
-  throw new ApiError(454, 'templateData: send a JSON object such as {"customer": "Ada"}.');
+  throw new QuireError(454, 'templateData: send a JSON object such as {"customer": "Ada"}.');
 }

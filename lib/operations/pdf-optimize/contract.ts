@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/api/fields";
+import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
 
 /** Defaults of the v1 optimize profile keys (seed: JPEG, 25, true, 120, false). */

@@ -2,7 +2,7 @@ import "server-only";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { optionsFromV1 } from "@/lib/engine/optimize/from-config";
 import { optimizePdf } from "@/lib/engine/optimize/optimize-pdf";
 import { describeOptimize, outputName } from "@/lib/engine/optimize/report";
@@ -14,7 +14,7 @@ type Params = z.infer<typeof operation.params>;
 /** v1 optimize: the profile keys → the shared optimizer; answers `urls` and `fileSize`. */
 export const run: Runner<Params> = async (ctx) => {
   const source = ctx.sources[0];
-  if (!source) throw new ApiError(400, "url: give the URL of a PDF document.");
+  if (!source) throw new QuireError(400, "url: give the URL of a PDF document.");
   const p = ctx.params.profiles ?? {};
   const options = optionsFromV1({
     ImageOptimizationFormat: p.ImageOptimizationFormat ?? DEFAULT_OPTIMIZE_SETTINGS.ImageOptimizationFormat,

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { extractPages, planSplit } from "@/lib/engine/pdf/split-pdf";
 import type { OutputFile, Runner } from "@/lib/operations/runner-types";
@@ -12,11 +12,11 @@ import type { operation } from "./contract";
 /** Writes one PDF per planned part into workDir; `pageCount` is the source's page count. */
 export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
   const source = ctx.sources[0];
-  if (!source) throw new ApiError(400, "url: give the URL of a PDF document.");
+  if (!source) throw new QuireError(400, "url: give the URL of a PDF document.");
   const doc = openPdf(await readFile(source.path), ctx.params.password);
   try {
     if (!doc.hasPermission("assemble")) {
-      throw new ApiError(
+      throw new QuireError(
         443,
         "this PDF's permissions forbid taking its pages apart (assemble): send the owner password in `password`.",
       );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
-import { configDocs } from "@/lib/config";
+import { configDocs } from "@/lib/core/config";
 
 describe("README configuration table", () => {
   it("lists every setting of lib/config with its default", () => {

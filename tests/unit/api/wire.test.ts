@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { coerceObject, parseParams, parseProfiles } from "@/lib/api/wire";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 
 const schema = z.object({
   url: z.string().min(1),
@@ -71,8 +71,8 @@ describe("profiles shapes", () => {
       parseProfiles("{this is: not json");
       expect.unreachable();
     } catch (e) {
-      expect(e).toBeInstanceOf(ApiError);
-      expect((e as ApiError).status).toBe(444);
+      expect(e).toBeInstanceOf(QuireError);
+      expect((e as QuireError).status).toBe(444);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import sharp from "sharp";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { makePdf } from "@/tests/helpers/pdf-fixtures";
 import { listImages } from "@/tests/helpers/optimize-fixtures";
 import type { ImageLoader } from "@/lib/engine/edit/types";
@@ -111,7 +111,7 @@ describe("edit/add images", () => {
       message: expect.stringContaining("connection refused"),
     });
     const guarded: ImageLoader = async () => {
-      throw new ApiError(403, "url: this address is not allowed");
+      throw new QuireError(403, "url: this address is not allowed");
     };
     await expect(
       edit(makePdf(), { images: [{ url: "https://10.0.0.1/a.png", x: 0, y: 0 }] }, guarded),

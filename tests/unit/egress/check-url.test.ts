@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { checkUrl, type LookupFn } from "@/lib/egress/check-url";
 import { egressFetch } from "@/lib/egress/fetch";
 import { setEgressPolicyForTests } from "@/lib/egress/policy";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { startLoopbackServer, type LoopbackServer } from "@/tests/helpers/loopback-server";
 
 /** A resolver that never touches real DNS: names it does not know fail like NXDOMAIN. */
@@ -19,12 +19,12 @@ function fakeDns(table: Record<string, string[]>): LookupFn & { calls: string[] 
 
 const noDns = fakeDns({});
 
-async function refusal(p: Promise<unknown>): Promise<ApiError> {
+async function refusal(p: Promise<unknown>): Promise<QuireError> {
   try {
     await p;
   } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return e as ApiError;
+    expect(e).toBeInstanceOf(QuireError);
+    return e as QuireError;
   }
   throw new Error("expected a refusal");
 }

@@ -6,18 +6,18 @@ import path from "node:path";
 import { egressDownloadToFile, egressFetch } from "@/lib/egress/fetch";
 import { setEgressPolicyForTests } from "@/lib/egress/policy";
 import type { LookupFn } from "@/lib/egress/check-url";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { startLoopbackServer, type LoopbackServer } from "@/tests/helpers/loopback-server";
 
 const noDns: LookupFn = async () => {
   throw Object.assign(new Error("no DNS in tests"), { code: "ENOTFOUND" });
 };
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
+async function failure(p: Promise<unknown>): Promise<QuireError> {
   try {
     await p;
   } catch (e) {
-    if (!(e instanceof ApiError)) throw e;
+    if (!(e instanceof QuireError)) throw e;
     return e;
   }
   throw new Error("expected a failure");

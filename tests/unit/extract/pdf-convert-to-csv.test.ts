@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { parseParams } from "@/lib/api/wire";
 import { shutdownOcr } from "@/lib/engine/ocr/pool";
 import { operation } from "@/lib/operations/pdf-convert-to-csv/contract";
@@ -30,11 +30,11 @@ async function csvOf(bytes: Uint8Array, params: Record<string, unknown> = {}, fi
   return { result, csv: result.inlineText ?? "", ctx };
 }
 
-async function errorOf(p: Promise<unknown>): Promise<ApiError> {
+async function errorOf(p: Promise<unknown>): Promise<QuireError> {
   try {
     await p;
   } catch (e) {
-    return e as ApiError;
+    return e as QuireError;
   }
   throw new Error("expected an error");
 }
@@ -121,7 +121,7 @@ describe("pdf-convert-to-csv runner", () => {
         try {
           parseParams({ url: "https://x/y.pdf", profiles: { OCRResolution: v } }, operation.params);
         } catch (err) {
-          return err as ApiError;
+          return err as QuireError;
         }
       })();
       expect(e?.status, String(v)).toBe(454);

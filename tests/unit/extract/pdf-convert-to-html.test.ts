@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
-import type { ApiError } from "@/lib/api/errors";
+import type { QuireError } from "@/lib/core/errors";
 import { shutdownOcr } from "@/lib/engine/ocr/pool";
 import { operation } from "@/lib/operations/pdf-convert-to-html/contract";
 import { run } from "@/lib/operations/pdf-convert-to-html/runner";
@@ -18,11 +18,11 @@ async function htmlOf(bytes: Uint8Array, params: Record<string, unknown> = {}, f
   return { result, html: result.inlineText ?? "" };
 }
 
-async function errorOf(p: Promise<unknown>): Promise<ApiError> {
+async function errorOf(p: Promise<unknown>): Promise<QuireError> {
   try {
     await p;
   } catch (e) {
-    return e as ApiError;
+    return e as QuireError;
   }
   throw new Error("expected an error");
 }

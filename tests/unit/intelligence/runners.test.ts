@@ -36,7 +36,7 @@ function ctx<P>(
     sources: [{ path: file, name, contentType: "", size: bytes.length, url: `https://example.com/${name}` }],
     workDir: dir,
     fetchUrl: async (url) => {
-      if (!(url in files)) throw Object.assign(new Error("not found"), { name: "ApiError", status: 400 });
+      if (!(url in files)) throw Object.assign(new Error("not found"), { name: "QuireError", status: 400 });
       return { bytes: Buffer.from(files[url]), contentType: "text/csv", name: "rules.csv" };
     },
     log: () => {},

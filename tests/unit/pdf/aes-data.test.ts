@@ -1,14 +1,14 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { decryptData, encryptData, parseSecret, type AesAlgorithm } from "@/lib/engine/crypto/aes-data";
 
 const statusOf = (fn: () => unknown) => {
   try {
     fn();
   } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return (e as ApiError).status;
+    expect(e).toBeInstanceOf(QuireError);
+    return (e as QuireError).status;
   }
   return undefined;
 };
@@ -87,8 +87,8 @@ describe("AES data encryption", () => {
       try {
         decryptData(enc, { algorithm: "AES128", key: wrong, iv: IV });
       } catch (e) {
-        expect((e as ApiError).status).toBe(454);
-        expect((e as ApiError).message).toMatch(/DataDecryptionKey/);
+        expect((e as QuireError).status).toBe(454);
+        expect((e as QuireError).message).toMatch(/DataDecryptionKey/);
         hits++;
       }
     }

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import * as mupdf from "mupdf";
 import { describe, expect, test } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { extractAttachments } from "@/lib/engine/pdf/extract-attachments";
 import { listFields } from "@/lib/engine/pdf/list-fields";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
@@ -108,8 +108,8 @@ describe.skipIf(brokenCases.length === 0)("qpdf's damaged PDFs", () => {
       try {
         doc = openPdf(bytes);
       } catch (e) {
-        expect(e).toBeInstanceOf(ApiError);
-        expect((e as ApiError).status).toBe(442);
+        expect(e).toBeInstanceOf(QuireError);
+        expect((e as QuireError).status).toBe(442);
         expect(UNRECOVERABLE.has(file)).toBe(true);
         return;
       }

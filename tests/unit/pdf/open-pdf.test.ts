@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { openPdf, openPdfWithAccess, recentMupdfLog } from "@/lib/engine/pdf/open-pdf";
 import { encryptPdf, makeDamagedPdf, makePdf } from "@/tests/helpers/pdf-fixtures";
 
@@ -7,8 +7,8 @@ function statusOf(fn: () => unknown): number | undefined {
   try {
     fn();
   } catch (e) {
-    expect(e).toBeInstanceOf(ApiError);
-    return (e as ApiError).status;
+    expect(e).toBeInstanceOf(QuireError);
+    return (e as QuireError).status;
   }
   return undefined;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { renderPdfPage } from "@/lib/engine/pdf/render-page";
 import { makePdf } from "@/tests/helpers/pdf-fixtures";
 
@@ -15,16 +15,16 @@ describe("renderPdfPage", () => {
 
   test("a page past the end → 449, a silly dpi → 454", () => {
     const pdf = makePdf();
-    expect(() => renderPdfPage(pdf, 1)).toThrow(ApiError);
+    expect(() => renderPdfPage(pdf, 1)).toThrow(QuireError);
     try {
       renderPdfPage(pdf, 1);
     } catch (e) {
-      expect((e as ApiError).status).toBe(449);
+      expect((e as QuireError).status).toBe(449);
     }
     try {
       renderPdfPage(pdf, 0, { dpi: 5000 });
     } catch (e) {
-      expect((e as ApiError).status).toBe(454);
+      expect((e as QuireError).status).toBe(454);
     }
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import type { z } from "zod";
-import type { ApiError } from "@/lib/api/errors";
+import type { QuireError } from "@/lib/core/errors";
 import type { RunContext, RunResult } from "@/lib/operations/runner-types";
 import { operation as attachmentsOp } from "@/lib/operations/pdf-attachments-extract/contract";
 import { run as runAttachments } from "@/lib/operations/pdf-attachments-extract/runner";
@@ -63,7 +63,7 @@ async function failure(p: Promise<RunResult>): Promise<number> {
   try {
     await p;
   } catch (e) {
-    return (e as ApiError).status;
+    return (e as QuireError).status;
   }
   return 0;
 }

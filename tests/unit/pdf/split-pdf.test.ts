@@ -1,6 +1,6 @@
 import * as mupdf from "mupdf";
 import { describe, expect, test } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import { listFields } from "@/lib/engine/pdf/list-fields";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { extractPages, planSplit, splitBaseName, splitPdf } from "@/lib/engine/pdf/split-pdf";
@@ -10,7 +10,7 @@ const statusOf = (fn: () => unknown) => {
   try {
     fn();
   } catch (e) {
-    return (e as ApiError).status;
+    return (e as QuireError).status;
   }
   return undefined;
 };

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { ApiError } from "@/lib/api/errors";
+import { QuireError } from "@/lib/core/errors";
 import {
   createSandboxPool,
   readRssKb,
@@ -15,7 +15,7 @@ import {
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
 const runnerModule = (opId: string) => path.join(fixtures, `${opId}.ts`);
 const noFetch: SandboxRunOptions["fetchUrl"] = async () => {
-  throw new ApiError(400, "no fetch in this test");
+  throw new QuireError(400, "no fetch in this test");
 };
 
 let workDir: string;
@@ -92,18 +92,18 @@ describe("sandbox pool", () => {
     expect(messages).toEqual(["echo: Page 1"]);
   });
 
-  it("re-throws an ApiError of the runner with its status and message", async () => {
+  it("re-throws a QuireError of the runner with its status and message", async () => {
     const e = await failure(shared.run(job("throws-api-error"), { fetchUrl: noFetch }));
-    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toBeInstanceOf(QuireError);
     expect(e).toMatchObject({ status: 449, message: "pages: page 14 is past the last page (12)" });
   });
 
   it("turns any other error into a 500 and logs its stack once", async () => {
     const before = logs.length;
     const e = await failure(shared.run(job("throws-error"), { fetchUrl: noFetch }));
-    expect(e).toBeInstanceOf(ApiError);
-    expect((e as ApiError).status).toBe(500);
-    expect((e as ApiError).message).not.toContain("boom");
+    expect(e).toBeInstanceOf(QuireError);
+    expect((e as QuireError).status).toBe(500);
+    expect((e as QuireError).message).not.toContain("boom");
     const logged = logs.slice(before).filter((l) => l.includes("boom: something internal broke"));
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain("throws-error.ts");
@@ -122,11 +122,11 @@ describe("sandbox pool", () => {
     expect(fs.readdirSync(workDir).filter((f) => f.startsWith(".fetched-"))).toEqual([]);
   });
 
-  it("passes an ApiError of fetchUrl to the runner (and back)", async () => {
+  it("passes a QuireError of fetchUrl to the runner (and back)", async () => {
     const e = await failure(
       shared.run(job("fetch-url", { url: "http://10.0.0.5/x.png" }), {
         fetchUrl: async () => {
-          throw new ApiError(403, "url: 10.0.0.5 is a private address; Quire only fetches public addresses");
+          throw new QuireError(403, "url: 10.0.0.5 is a private address; Quire only fetches public addresses");
         },
       }),
     );
@@ -139,7 +139,7 @@ describe("sandbox pool", () => {
   it("kills a job past its wall time (408) and keeps serving", async () => {
     const started = Date.now();
     const e = await failure(shared.run(job("spin-forever"), { fetchUrl: noFetch, timeoutMs: 500 }));
-    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toBeInstanceOf(QuireError);
     expect(e).toMatchObject({ status: 408, message: "the operation took longer than 0.5 s" });
     expect(Date.now() - started).toBeLessThan(3000);
     const next = await shared.run(job("echo", { text: "after" }), { fetchUrl: noFetch });
@@ -148,7 +148,7 @@ describe("sandbox pool", () => {
 
   it("kills a job whose resident memory passes the cap (Buffers outside the V8 heap) and recovers", async () => {
     const e = await failure(shared.run(job("memory-hog"), { fetchUrl: noFetch }));
-    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toBeInstanceOf(QuireError);
     expect(e).toMatchObject({ status: 413, message: "the operation used more than 256 MB" });
     const next = await shared.run(job("echo", { text: "still here" }), { fetchUrl: noFetch });
     expect(next.fields!.params).toEqual({ text: "still here" });
@@ -164,15 +164,15 @@ describe("sandbox pool", () => {
     ["uncaught", "a runner that throws outside its promise"],
   ])("answers 500 for %s (%s) and replaces the child", async (opId) => {
     const e = await failure(shared.run(job(opId), { fetchUrl: noFetch }));
-    expect(e).toBeInstanceOf(ApiError);
-    expect((e as ApiError).status).toBe(500);
+    expect(e).toBeInstanceOf(QuireError);
+    expect((e as QuireError).status).toBe(500);
     const next = await shared.run(job("echo", { text: "ok" }), { fetchUrl: noFetch });
     expect(next.fields!.params).toEqual({ text: "ok" });
   });
 
   it("answers 500 for a missing runner module", async () => {
     const e = await failure(shared.run(job("no-such-runner"), { fetchUrl: noFetch }));
-    expect((e as ApiError).status).toBe(500);
+    expect((e as QuireError).status).toBe(500);
   });
 
   it("runs two jobs at once with size 2", async () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isApiError } from "@/lib/api/errors";
+import { isQuireError } from "@/lib/core/errors";
 import { jsonError, withSession } from "@/lib/dashboard/server/route";
 import { getRemoteUpstream, removeRemoteUpstream, saveRemoteUpstream } from "@/lib/dashboard/server/backend";
 
@@ -23,7 +23,7 @@ export const PUT = withSession(async (req, user) => {
     const remainingCredits = await saveRemoteUpstream(user.accountId, baseUrl, parsed.data.apiKey);
     return Response.json({ ok: true, remainingCredits });
   } catch (e) {
-    return jsonError(isApiError(e) ? e.status : 500, isApiError(e) ? e.message : "Could not check the remote service.");
+    return jsonError(isQuireError(e) ? e.status : 500, isQuireError(e) ? e.message : "Could not check the remote service.");
   }
 });
 

@@ -1,7 +1,8 @@
 /**
- * The one error type of Quire. Every failure that reaches a caller is an ApiError with a
- * seed/API-COMPAT status code and a message that says what to fix. It crosses process
- * boundaries (sandboxed runners) as plain `{ status, message }`.
+ * The one error type of Quire, in the neutral core: the engine, the infrastructure and the HTTP
+ * adapter all throw it. It carries the public API's status code and a message that says what to
+ * fix; only the HTTP adapter (lib/api) turns it into a response. It crosses process boundaries
+ * (sandboxed runners) as plain `{ name: "QuireError", status, message }`.
  */
 export const errorCodes = {
   400: "Bad request",
@@ -28,11 +29,11 @@ export const errorCodes = {
 
 export type ErrorStatus = keyof typeof errorCodes;
 
-export class ApiError extends Error {
+export class QuireError extends Error {
   readonly status: ErrorStatus;
   constructor(status: ErrorStatus, message: string) {
     super(message);
-    this.name = "ApiError";
+    this.name = "QuireError";
     this.status = status;
   }
 
@@ -42,20 +43,20 @@ export class ApiError extends Error {
   }
 }
 
-/** True for an ApiError, or an ApiError-shaped object that crossed a process boundary. */
-export function isApiError(e: unknown): e is ApiError {
+/** True for a QuireError, or a QuireError-shaped object that crossed a process boundary. */
+export function isQuireError(e: unknown): e is QuireError {
   return (
-    e instanceof ApiError ||
+    e instanceof QuireError ||
     (typeof e === "object" &&
       e !== null &&
-      (e as { name?: unknown }).name === "ApiError" &&
+      (e as { name?: unknown }).name === "QuireError" &&
       typeof (e as { status?: unknown }).status === "number")
   );
 }
 
-/** Turns anything thrown into an ApiError; unknown causes become a 500 without leaking details. */
-export function toApiError(e: unknown): ApiError {
-  if (e instanceof ApiError) return e;
-  if (isApiError(e)) return new ApiError(e.status, e.message);
-  return new ApiError(500, "Internal error: the operation failed unexpectedly. It has been logged.");
+/** Turns anything thrown into a QuireError; unknown causes become a 500 without leaking details. */
+export function toQuireError(e: unknown): QuireError {
+  if (e instanceof QuireError) return e;
+  if (isQuireError(e)) return new QuireError(e.status, e.message);
+  return new QuireError(500, "Internal error: the operation failed unexpectedly. It has been logged.");
 }

@@ -3,7 +3,6 @@ import { z } from "zod";
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
-import { parseEgressAllow } from "@/lib/egress/policy";
 
 /**
  * Every setting of Quire, read from the environment and validated once at start-up.
@@ -59,11 +58,6 @@ function buildConfig(env: NodeJS.ProcessEnv) {
       "Quire: NEXTAUTH_SECRET is required in production with an external DATABASE_URL (every node must share it).",
     );
   }
-  try {
-    parseEgressAllow(env.EGRESS_ALLOW);
-  } catch (err) {
-    throw new Error(`Quire: invalid configuration:\n  EGRESS_ALLOW: ${(err as Error).message}`);
-  }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {
     port: e.PORT,
@@ -93,6 +87,19 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     adminPassword: e.QUIRE_ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/**
+ * A positive number from the environment, read now (not cached: tests and the sandbox child set
+ * them at run time); `fallback` when unset, not a number or not above zero. The one reader of
+ * numeric settings outside the schema above; each name it reads has a row in `configDocs`.
+ */
+export function envNumber(name: string, fallback: number, opts: { integer?: boolean } = {}): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || (opts.integer !== false && !Number.isInteger(n))) return fallback;
+  return n;
 }
 
 const g = globalThis as unknown as { __quireConfig?: Config; __quireSecret?: string };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { meta } from "@/lib/api/fields";
+import { meta } from "@/lib/operations/fields";
 
 /**
  * Request fields and profile keys shared by the text/table extraction operations
