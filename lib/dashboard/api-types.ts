@@ -1,67 +1,30 @@
-/** Shapes of the API answers the dashboard reads (Quire's extensions included). */
+import type { z } from "zod";
+import type * as s from "@/lib/api/schemas";
 
-export type JobStatus = "working" | "success" | "failed" | "aborted" | "created" | "unknown";
+/**
+ * Shapes of the API answers the dashboard reads, inferred from the route table's schemas
+ * (lib/api/schemas.ts), so the dashboard cannot drift from what the engine sends.
+ */
 
-export interface JobSummary {
-  jobId: string;
-  operation: string;
-  path: string;
-  status: JobStatus;
-  source: string | null;
-  createdAt: string;
-  durationMs: number | null;
-  credits: number;
-  pageCount: number | null;
-  url: string | null;
-  urls?: string[] | null;
-  message: string | null;
-  via: string;
-}
+export type JobStatus = z.infer<typeof s.jobStatusSchema>;
+export type JobSummary = z.infer<typeof s.jobSummarySchema>;
+export type CallbackDelivery = z.infer<typeof s.callbackDeliverySchema>;
+export type JobDetail = z.infer<typeof s.jobDetailSchema>;
+export type JobCheck = z.infer<typeof s.jobCheckResponse>;
+export type AccountInfo = z.infer<typeof s.accountResponse>;
+export type LedgerEntry = z.infer<typeof s.ledgerEntrySchema>;
+export type Ledger = z.infer<typeof s.ledgerResponse>;
+export type ApiKey = z.infer<typeof s.apiKeySchema>;
+export type Balance = z.infer<typeof s.balanceResponse>;
+export type JobsAnswer = z.infer<typeof s.jobsResponse>;
+export type JobAnswer = z.infer<typeof s.jobDetailResponse>;
+export type KeysAnswer = z.infer<typeof s.keysResponse>;
+export type CreatedKey = z.infer<typeof s.createKeyResponse>;
+export type PresignedUpload = z.infer<typeof s.presignedResponse>;
+export type WebhookSecret = z.infer<typeof s.webhookSecretResponse>;
+export type ApiErrorBody = z.infer<typeof s.errorResponse>;
 
-export interface CallbackDelivery {
-  attempt: number;
-  at: string;
-  ok: boolean;
-  httpStatus: number | null;
-  error: string | null;
-}
-
-export interface JobDetail extends JobSummary {
-  request: Record<string, unknown>;
-  result: Record<string, unknown> | null;
-  callbacks: CallbackDelivery[];
-}
-
-export interface AccountInfo {
-  email: string;
-  name: string;
-  accountName: string;
-  remainingCredits: number;
-}
-
-export interface LedgerEntry {
-  at: string;
-  kind: "grant" | "reserve" | "capture" | "release";
-  amount: number;
-  jobId: string | null;
-  operation: string | null;
-}
-
-export interface Ledger {
-  entries: LedgerEntry[];
-  daily: { day: string; operation: string; credits: number }[];
-}
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  kind: "user" | "dashboard";
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
+/** Answers of the dashboard's own route handlers (app/api), not of the API. */
 export interface RuleSet {
   id: string;
   name: string;
@@ -74,11 +37,4 @@ export interface UpstreamSettings {
   mode: "engine" | "remote";
   baseUrl: string | null;
   keyHint: string | null;
-}
-
-/** The error body of the API. */
-export interface ApiErrorBody {
-  error: true;
-  status: number;
-  message: string;
 }

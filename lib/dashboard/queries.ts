@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api, local } from "./http";
-import type { AccountInfo, ApiKey, JobDetail, JobSummary, Ledger, RuleSet, UpstreamSettings } from "./api-types";
+import type { AccountInfo, Balance, JobAnswer, JobsAnswer, KeysAnswer, Ledger, RuleSet, UpstreamSettings } from "./api-types";
 
 /**
  * Server state of the dashboard: one queryOptions factory per resource. Keys start with the
@@ -25,7 +25,7 @@ export const balancePath = "/v1/account/credit/balance";
 export const balanceQuery = () =>
   queryOptions({
     queryKey: ["credits", "balance"],
-    queryFn: ({ signal }) => api<{ remainingCredits: number }>(balancePath, { signal }),
+    queryFn: ({ signal }) => api<Balance>(balancePath, { signal }),
     refetchInterval: 10_000,
     meta: { path: balancePath },
   });
@@ -41,7 +41,7 @@ export const jobsPath = (f: JobFilter) => `/v1/jobs${qs({ limit: f.limit ?? 100,
 export const jobsQuery = (f: JobFilter = {}) =>
   queryOptions({
     queryKey: ["jobs", "list", { status: f.status ?? "", q: f.q ?? "", limit: f.limit ?? 100 }],
-    queryFn: ({ signal }) => api<{ jobs: JobSummary[] }>(jobsPath(f), { signal }),
+    queryFn: ({ signal }) => api<JobsAnswer>(jobsPath(f), { signal }),
     // The issue asks for updates within 3 seconds.
     refetchInterval: 2_500,
     meta: { path: jobsPath(f) },
@@ -51,7 +51,7 @@ export const jobPath = (id: string) => `/v1/jobs/${encodeURIComponent(id)}`;
 export const jobQuery = (id: string) =>
   queryOptions({
     queryKey: ["jobs", id],
-    queryFn: ({ signal }) => api<{ job: JobDetail }>(jobPath(id), { signal }),
+    queryFn: ({ signal }) => api<JobAnswer>(jobPath(id), { signal }),
     refetchInterval: (q) => (q.state.data?.job.status === "working" ? 1_500 : false),
     meta: { path: jobPath(id) },
   });
@@ -68,7 +68,7 @@ export const ledgerQuery = (days = 30) =>
 export const keysQuery = () =>
   queryOptions({
     queryKey: ["keys"],
-    queryFn: ({ signal }) => api<{ keys: ApiKey[] }>("/v1/account/keys", { signal }),
+    queryFn: ({ signal }) => api<KeysAnswer>("/v1/account/keys", { signal }),
     meta: { path: "/v1/account/keys" },
   });
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import net from "node:net";
 import crypto from "node:crypto";
 import pg from "pg";
+import { checkAnswer } from "./response-check";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -18,7 +19,10 @@ export interface QuireServer {
   databaseUrl?: string;
   mode: "pglite" | "postgres";
   stdout(): string;
-  /** JSON request with the admin key (or `key: null` for none). */
+  /**
+   * JSON request with the admin key (or `key: null` for none). Every JSON answer is checked against
+   * the schema its route or operation declares (tests/helpers/response-check.ts): drift fails the test.
+   */
   api(p: string, init?: { method?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string>; key?: string | null }): Promise<{ status: number; body: any; headers: Headers }>;
   cli(args: string[]): Promise<{ code: number; out: string }>;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -130,7 +134,8 @@ export async function startQuire(opts: { env?: Record<string, string>; dashboard
         headers["content-type"] ??= "application/json";
         body = JSON.stringify(init.json);
       }
-      const r = await fetch(url + p, { method: init.method ?? (body ? "POST" : "GET"), headers, body });
+      const method = init.method ?? (body ? "POST" : "GET");
+      const r = await fetch(url + p, { method, headers, body });
       const text = await r.text();
       let parsed: unknown = text;
       try {
@@ -138,6 +143,7 @@ export async function startQuire(opts: { env?: Record<string, string>; dashboard
       } catch {
         /* not JSON */
       }
+      checkAnswer(method, p, r.status, parsed);
       return { status: r.status, body: parsed, headers: r.headers };
     },
     async cli(args) {

@@ -11,7 +11,7 @@ import { defineOperation } from "@/lib/operations/types";
  */
 export const operation = defineOperation({
   id: "ai-invoice-parser",
-  method: "POST",
+  methods: ["POST"],
   path: "/v1/ai-invoice-parser",
   title: "AI invoice parser",
   summary:
@@ -41,21 +41,13 @@ export const operation = defineOperation({
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
   alwaysAsync: true,
-  responseFields: {
-    body: {
-      type: "object",
-      description:
-        "The invoice object (vendor, customer, invoice, paymentDetails, others, lineItems, custom fields).",
-    },
-    message: {
-      type: "string",
-      description: "How the invoice was read (layout analysis, OCR, embedded e-invoice).",
-    },
-    pageCount: { type: "integer", description: "Pages of the invoice." },
-    fieldSources: {
-      type: "object",
-      description:
-        "With profile IncludeFieldSources: dotted field path → {page, x, y, width, height} in points.",
-    },
-  },
+  response: z.object({
+    body: z
+      .record(z.string(), z.unknown())
+      .describe("The invoice object (vendor, customer, invoice, paymentDetails, others, lineItems, custom fields)."),
+    fieldSources: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("With profile IncludeFieldSources: dotted field path → {page, x, y, width, height} in points."),
+  }),
 });

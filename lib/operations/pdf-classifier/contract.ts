@@ -13,7 +13,6 @@ const bool = (label: string, help: string) => meta(z.boolean().optional(), { lab
 
 export const operation = defineOperation({
   id: "pdf-classifier",
-  method: "POST",
   path: "/v1/pdf/classifier",
   title: "Document classifier",
   summary:
@@ -74,17 +73,15 @@ export const operation = defineOperation({
   input: "document",
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
-  responseFields: {
-    body: {
-      type: "object",
-      description:
-        '{"classes": [{"class": "..."}]}: the matching classes in rule order, or the built-in type, organisation and country.',
-    },
-    pageCount: { type: "integer", description: "Pages of the document." },
-    matches: {
-      type: "array",
-      description:
+  response: z.object({
+    body: z
+      .object({ classes: z.array(z.object({ class: z.string() })) })
+      .describe("The matching classes in rule order, or the built-in type, organisation and country."),
+    matches: z
+      .array(z.record(z.string(), z.unknown()))
+      .optional()
+      .describe(
         "With profile IncludeMatchDetails: per rule {class, logic, matched, keywords: [{keyword, matched, positions: [{page, index, text}]}]}.",
-    },
-  },
+      ),
+  }),
 });

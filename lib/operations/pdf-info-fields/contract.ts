@@ -10,7 +10,6 @@ import { defineOperation } from "@/lib/operations/types";
  */
 export const operation = defineOperation({
   id: "pdf-info-fields",
-  method: "POST",
   path: "/v1/pdf/info/fields",
   title: "PDF form fields",
   summary: "Document info plus every fillable form field: name, type, value, tooltip and page.",
@@ -27,11 +26,11 @@ export const operation = defineOperation({
   input: "pdf",
   pageBase: 0,
   cost: { perCall: 1, perPage: 0 },
-  responseFields: {
-    info: {
-      type: "object",
-      description:
+  response: z.object({
+    info: z
+      .record(z.string(), z.unknown())
+      .describe(
         "The /v1/pdf/info object plus FieldsInfo.Fields: [{FieldName, Value, Type (EditBox, CheckBox, RadioButton, PushButton, ComboBox, ListBox, Signature), AltFieldName, PageIndex (0-based, -1 if none), Options, ReadOnly, Required}].",
-    },
-  },
+      ),
+  }),
 });

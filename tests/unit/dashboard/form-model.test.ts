@@ -7,7 +7,6 @@ import { operations } from "@/lib/operations/registry";
 
 const sample = defineOperation({
   id: "sample-op",
-  method: "POST",
   path: "/v1/sample",
   title: "Sample",
   summary: "A sample.",
@@ -26,7 +25,7 @@ const sample = defineOperation({
   input: "pdf",
   pageBase: 0,
   cost: { perCall: 1, perPage: 0 },
-  responseFields: {},
+  response: z.object({}),
 });
 
 describe("form model (lib/dashboard/form-model)", () => {

@@ -196,6 +196,6 @@ describe("pdf-optimize (v1)", () => {
 
   it("is marked deprecated", () => {
     expect(optimizeOp.deprecated).toBe(true);
-    expect(optimizeOp.responseFields).toHaveProperty("urls");
+    expect(optimizeOp.response.shape).toHaveProperty("urls");
   });
 });
