@@ -1,21 +1,18 @@
 import "server-only";
-import path from "node:path";
 import { getConfig } from "@/lib/core/config";
 import { createSandboxPool } from "@/lib/jobs/sandbox/pool";
 
 type Pool = ReturnType<typeof createSandboxPool>;
 const g = globalThis as unknown as { __quirePool?: Pool };
 
-/** The process's pool of sandboxed children that run operation runners (WORKERS of them). */
+/** The process's pool of sandboxed children that run operation runners (WORKERS of them); runners are found by id in lib/operations/runners.ts. */
 export function getSandboxPool(): Pool {
   if (!g.__quirePool) {
     const cfg = getConfig();
-    const root = process.env.QUIRE_ROOT ?? process.cwd();
     g.__quirePool = createSandboxPool({
       size: Math.max(1, cfg.workers),
       timeoutMs: cfg.jobTimeoutMs,
       memoryMb: cfg.jobMemoryMb,
-      runnerModule: (opId: string) => path.join(root, "lib/operations", opId, "runner.ts"),
     });
   }
   return g.__quirePool;

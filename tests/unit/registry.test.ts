@@ -48,3 +48,14 @@ describe("operation registry", () => {
     });
   }
 });
+
+describe("runner registry (lib/operations/runners.ts)", () => {
+  it("has exactly one runner per operation, and each loads its folder's `run`", async () => {
+    const { operationRunners } = await import("@/lib/operations/runners");
+    expect(Object.keys(operationRunners).sort()).toEqual(operations.map((o) => o.id).sort());
+    for (const op of operations) {
+      const mod = await import(`@/lib/operations/${op.id}/runner`);
+      expect(await operationRunners[op.id](), op.id).toBe(mod.run);
+    }
+  });
+});
