@@ -6,7 +6,7 @@ import { getOperationByPath, operationMethods } from "@/lib/operations/registry"
 import type { OperationDefinition } from "@/lib/operations/types";
 import { corsHeaders, readWireRequest, sendError, sendJson, type WireFile } from "./http";
 import { authenticate, type Caller } from "./auth";
-import { parseParams } from "./wire";
+import { parseParams } from "@/lib/operations/wire";
 import { submitOperation } from "./submit";
 import { createPendingUpload, writeUpload } from "@/lib/storage/local-store";
 import { routes, type Route } from "./routes";

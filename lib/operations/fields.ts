@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Field builders shared by the operation contracts. Contracts use plain typed zod schemas
- * (boolean, number, string, enum, object, array); the lenient wire layer (lib/api/wire.ts)
+ * (boolean, number, string, enum, object, array); the lenient wire layer (lib/operations/wire.ts)
  * coerces what real clients send ("True", "10", JSON strings) into those types by looking at
  * the schema, so the same schema also drives the OpenAPI document and the dashboard forms.
  *

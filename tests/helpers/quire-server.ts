@@ -25,8 +25,11 @@ export interface QuireServer {
    */
   api(p: string, init?: { method?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string>; key?: string | null }): Promise<{ status: number; body: any; headers: Headers }>;
   cli(args: string[]): Promise<{ code: number; out: string }>;
+  /** Runs a TypeScript file of the repository with the server's environment (while it is stopped, for PGlite). */
+  script(file: string, args: string[]): Promise<{ code: number; out: string }>;
   kill(signal?: NodeJS.Signals): Promise<void>;
-  restart(): Promise<void>;
+  /** Starts the server again, optionally with some settings changed. */
+  restart(env?: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -147,8 +150,11 @@ export async function startQuire(opts: { env?: Record<string, string>; dashboard
       return { status: r.status, body: parsed, headers: r.headers };
     },
     async cli(args) {
+      return server.script("lib/server/cli.ts", args);
+    },
+    async script(file, args) {
       return new Promise((resolve) => {
-        const c = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/node-hooks.mjs", "lib/server/cli.ts", ...args], {
+        const c = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/node-hooks.mjs", file, ...args], {
           cwd: ROOT,
           env: { ...env } as NodeJS.ProcessEnv,
         });
@@ -164,7 +170,8 @@ export async function startQuire(opts: { env?: Record<string, string>; dashboard
       child.kill(signal);
       await exited;
     },
-    async restart() {
+    async restart(changes) {
+      Object.assign(env, changes ?? {});
       await launch();
     },
     async stop() {

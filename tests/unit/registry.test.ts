@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { operations } from "@/lib/operations/registry";
 import { buildOpenApi } from "@/lib/api/openapi";
-import { shapeOf } from "@/lib/api/wire";
+import { shapeOf } from "@/lib/operations/wire";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const allTests = (dir: string) =>

@@ -2,9 +2,8 @@ import "server-only";
 import type { z } from "zod";
 import { QuireError } from "@/lib/core/errors";
 import { getBalance } from "@/lib/credits/ledger";
-import { getOperation } from "@/lib/operations/registry";
 import { getJob, listDeliveries, listJobs as listJobRows, type JobRow } from "@/lib/jobs/job-store";
-import { jobCheckResult, openPayload } from "@/lib/jobs/execute-job";
+import { jobCheckResult, openPayload, operationOf, storedParams } from "@/lib/jobs/execute-job";
 import { JsonReply, type RouteHandler } from "../define-route";
 import { submitOperation } from "../submit";
 import type * as s from "../schemas";
@@ -56,9 +55,10 @@ export const jobDetail: KeyHandler<typeof s.jobDetailResponse> = async ({ caller
 
 export const rerunJob: KeyHandler<typeof s.rerunResponse> = async ({ caller, pathParams }) => {
   const row = await ownJob(pathParams.jobId, caller.accountId);
-  const op = getOperation(row.operation)!;
-  const { params } = openPayload(row.payload);
-  const r = await submitOperation(op, params as Record<string, unknown>, caller);
+  const op = operationOf(row);
+  // Checked again through the contract: a request stored under an older contract answers 400/454 naming the field.
+  const params = storedParams(op, openPayload(row.payload).params);
+  const r = await submitOperation(op, params, caller);
   return new JsonReply(r.status, r.body);
 };
 

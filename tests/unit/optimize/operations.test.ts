@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseParams } from "@/lib/api/wire";
+import { parseParams } from "@/lib/operations/wire";
 import {
   jpegQualityForJpeg2000,
   optionsFromV1,

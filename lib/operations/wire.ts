@@ -2,10 +2,10 @@ import { z } from "zod";
 import { QuireError } from "@/lib/core/errors";
 
 /**
- * The lenient wire layer (API-COMPAT.md "Requests: be lenient"): turns whatever a real client
- * sent — JSON, form fields, query strings, "True", "10", JSON-in-strings, single-quoted
- * pseudo-JSON profiles, any letter case — into the typed shape of an operation's contract.
- * Universal: the dashboard uses the same coercion for its forms.
+ * The lenient reading of a contract's fields: turns whatever a real client sent — JSON, form
+ * fields, query strings, "True", "10", JSON-in-strings, single-quoted pseudo-JSON profiles, any
+ * letter case — into the typed shape of an operation's contract (or of a route's input). Universal;
+ * beside the contracts because the HTTP adapter, the job re-check and runners all use it.
  */
 
 type Def = { type: string; innerType?: z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType>; entries?: Record<string, string>; options?: z.ZodType[]; in?: z.ZodType };
@@ -202,17 +202,24 @@ export function coerceObject(raw: Record<string, unknown>, schema: z.ZodType, pr
 
 /** Wire fields → validated params of a contract. Missing required → 400, invalid values → 454. */
 export function parseParams<S extends z.ZodObject>(raw: Record<string, unknown>, schema: S): z.infer<S> {
-  const coerced = coerceObject(raw, schema);
-  const r = schema.safeParse(coerced);
+  return validateParams(coerceObject(raw, schema), schema);
+}
+
+/**
+ * Checks values that are already typed (a stored job's params) against a contract, without
+ * coercion; the same errors as parseParams, each naming its field.
+ */
+export function validateParams<S extends z.ZodObject>(values: Record<string, unknown>, schema: S): z.infer<S> {
+  const r = schema.safeParse(values);
   if (r.success) return r.data;
   const issues = r.error.issues.slice(0, 5);
-  const missing = issues.find((i) => i.code === "invalid_type" && getPath(coerced, i.path) === undefined);
+  const isMissing = (i: (typeof issues)[number]) => i.code === "invalid_type" && getPath(values, i.path) === undefined;
   const describe = (i: (typeof issues)[number]) => {
     const p = i.path.map(String).join(".") || "body";
-    if (i.code === "invalid_type" && getPath(coerced, i.path) === undefined) return `${p}: required`;
+    if (isMissing(i)) return `${p}: required`;
     return i.message.startsWith(p) ? i.message : `${p}: ${i.message}`;
   };
-  throw new QuireError(missing ? 400 : 454, issues.map(describe).join("; "));
+  throw new QuireError(issues.some(isMissing) ? 400 : 454, issues.map(describe).join("; "));
 }
 
 function getPath(obj: unknown, path: PropertyKey[]): unknown {
