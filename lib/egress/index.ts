@@ -7,11 +7,14 @@ export { checkUrl, parseHttpUrl, type CheckUrlOptions, type CheckedUrl, type Loo
 export {
   egressFetch,
   egressDownloadToFile,
+  egressStream,
   defaultMaxBytes,
   defaultTimeoutMs,
   type EgressFetchOptions,
   type EgressResponse,
   type EgressDownload,
+  type EgressStream,
+  type EgressStreamOptions,
 } from "./fetch";
 export {
   getEgressPolicy,

@@ -1,5 +1,6 @@
 import { jsonError, withSession } from "@/lib/dashboard/server/route";
-import { fetchOutputCached, OutputError } from "@/lib/dashboard/server/outputs";
+import { fetchOutputCached } from "@/lib/dashboard/server/outputs";
+import { UpstreamError } from "@/lib/dashboard/server/upstream";
 
 /**
  * Page previews of a PDF output, rendered on the server with MuPDF:
@@ -14,7 +15,7 @@ export const GET = withSession(async (req, user) => {
   try {
     out = await fetchOutputCached(user, url);
   } catch (e) {
-    if (e instanceof OutputError) return jsonError(e.status, e.message);
+    if (e instanceof UpstreamError) return jsonError(e.status, e.message);
     const err = e as { status?: number; message?: string };
     return jsonError(err.status ?? 502, err.message ?? "The file could not be read.");
   }
