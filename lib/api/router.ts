@@ -4,11 +4,11 @@ import { QuireError, toQuireError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { getOperationByPath, operationMethods } from "@/lib/operations/registry";
 import type { OperationDefinition } from "@/lib/operations/types";
-import { corsHeaders, readWireRequest, sendError, sendJson, type WireFile } from "./http";
+import { corsHeaders, readWireRequest, sendError, sendJson } from "./http";
 import { authenticate, type Caller } from "./auth";
 import { parseParams } from "@/lib/operations/wire";
 import { submitOperation } from "./submit";
-import { createPendingUpload, writeUpload } from "@/lib/storage/local-store";
+import { keepChosenParts, storePart } from "./uploads";
 import { routes, type Route } from "./routes";
 import { JsonReply, compilePath, matchPath, type RouteContext, type RouteAuth } from "./define-route";
 
@@ -42,8 +42,29 @@ export async function handleEngineRequest(req: IncomingMessage, res: ServerRespo
   } catch (e) {
     const err = toQuireError(e);
     if (err.status === 500) log.error(`${req.method} ${url.pathname} failed`, e);
-    if (!res.headersSent) sendError(res, err);
-    else res.destroy();
+    if (res.headersSent) return void res.destroy();
+    // The client is still sending: read the rest first (a little of it) so that it gets the answer
+    // instead of a reset connection; past that, answer and close.
+    if (!req.complete && !(await drained(req))) res.setHeader("connection", "close");
+    sendError(res, err);
+  }
+}
+
+const DRAIN_MAX_BYTES = 64 * 1024 * 1024;
+const DRAIN_MAX_MS = 10_000;
+
+/** Reads and drops what is left of a request body; false when there is more than is worth reading. */
+async function drained(req: IncomingMessage): Promise<boolean> {
+  let size = 0;
+  const deadline = Date.now() + DRAIN_MAX_MS;
+  try {
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) {
+      size += (chunk as Buffer).length;
+      if (size > DRAIN_MAX_BYTES || Date.now() > deadline) return false;
+    }
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -93,23 +114,16 @@ async function runRoute(route: Route, base: Base) {
   sendJson(base.res, 200, out);
 }
 
-/** Every operation: query string and body (JSON, form or multipart), parsed through its contract. */
+/**
+ * Every operation: query string and body (JSON, form or multipart), parsed through its contract.
+ * A multipart `file` part stands in for `url`: it streams to storage as an upload and its link
+ * becomes the source (every part, for an operation that takes several files).
+ */
 async function runOperation(op: OperationDefinition, req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller, started: number) {
-  const wire = await readWireRequest(req, url, JSON_MAX);
-  if (wire.files.length) wire.fields.url = await storeWireFiles(wire.files, caller, op.input === "images");
+  const wire = await readWireRequest(req, url, JSON_MAX, (part) => storePart(caller, part));
+  const parts = await keepChosenParts(wire.files, op.input === "images");
+  if (parts.length) wire.fields.url = parts.map((p) => p.url).join(",");
   const params = parseParams(wire.fields, op.params) as Record<string, unknown>;
   const r = await submitOperation(op, params, caller, started);
   return sendJson(res, r.status, r.body);
-}
-
-/** A multipart `file` part stands in for `url`: it becomes an upload and its link the source. */
-async function storeWireFiles(files: WireFile[], caller: Caller, several: boolean): Promise<string> {
-  const chosen = several ? files : [files.find((f) => f.field.toLowerCase() === "file") ?? files[0]];
-  const urls: string[] = [];
-  for (const f of chosen) {
-    const up = await createPendingUpload(caller.accountId, f.name, f.contentType);
-    await writeUpload(up.id, up.name, (async function* () { yield f.bytes; })(), f.contentType);
-    urls.push(up.url);
-  }
-  return urls.join(",");
 }

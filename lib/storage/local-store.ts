@@ -1,10 +1,13 @@
 import "server-only";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import path from "node:path";
 import crypto from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import { getConfig } from "@/lib/core/config";
+import { QuireError } from "@/lib/core/errors";
 import { getDb } from "@/lib/db/client";
 import { files } from "@/lib/db/schema";
 import { isSignatureValid, signValue } from "@/lib/auth/secret-box";
@@ -123,18 +126,18 @@ export async function writeUpload(
   const dest = filePath(id, name);
   await fsp.mkdir(path.dirname(dest), { recursive: true });
   const tmp = dest + ".part";
-  const out = fs.createWriteStream(tmp);
   let size = 0;
-  try {
+  async function* counted() {
     for await (const chunk of body) {
       size += chunk.length;
-      if (size > max) throw Object.assign(new Error("too large"), { tooLarge: true });
-      if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", () => r()));
+      if (size > max) throw new QuireError(413, `file: the upload is larger than ${max} bytes (UPLOAD_MAX_BYTES)`);
+      yield chunk;
     }
-    await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
+  }
+  try {
+    await pipeline(Readable.from(counted()), fs.createWriteStream(tmp));
     await fsp.rename(tmp, dest);
   } catch (e) {
-    out.destroy();
     await fsp.rm(tmp, { force: true });
     throw e;
   }
@@ -144,6 +147,32 @@ export async function writeUpload(
     .set({ size, complete: true, ...(contentType ? { contentType } : {}) })
     .where(eq(files.id, id));
   return size;
+}
+
+/**
+ * The one way a new upload reaches storage (multipart parts, base64 bodies, an operation's `file`
+ * part): a pending row, then the bytes streamed to disk under UPLOAD_MAX_BYTES. On failure nothing
+ * is left behind, neither row nor bytes.
+ */
+export async function storeUpload(accountId: string, name: string, contentType: string, body: AsyncIterable<Uint8Array>) {
+  const up = await createPendingUpload(accountId, name, contentType);
+  try {
+    const size = await writeUpload(up.id, up.name, body, contentType || undefined);
+    return { id: up.id, name: up.name, url: up.url, size, expiresAt: up.expiresAt };
+  } catch (e) {
+    await deleteFileRow(up.id).catch(() => {});
+    throw e;
+  }
+}
+
+/** Gives a stored upload another name (a `name` field that arrived after the file); returns its new link. */
+export async function renameUpload(upload: { id: string; name: string; expiresAt: Date }, name: string) {
+  const n = safeFileName(name, "upload");
+  if (n === upload.name) return { name: n, url: fileUrl(upload.id, n, upload.expiresAt) };
+  await fsp.rename(filePath(upload.id, upload.name), filePath(upload.id, n));
+  const db = await getDb();
+  await db.update(files).set({ name: n }).where(eq(files.id, upload.id));
+  return { name: n, url: fileUrl(upload.id, n, upload.expiresAt) };
 }
 
 /** Stores an output file (moved from a job's work dir) and returns its row and link. */

@@ -18,6 +18,8 @@ export interface QuireServer {
   adminPassword: string;
   databaseUrl?: string;
   mode: "pglite" | "postgres";
+  /** Process id of the server (the web process, not its sandbox children). */
+  pid(): number;
   stdout(): string;
   /**
    * JSON request with the admin key (or `key: null` for none). Every JSON answer is checked against
@@ -128,6 +130,7 @@ export async function startQuire(opts: { env?: Record<string, string>; dashboard
     adminPassword,
     databaseUrl,
     mode: databaseUrl ? "postgres" : "pglite",
+    pid: () => child.pid!,
     stdout: () => out,
     async api(p, init = {}) {
       const headers: Record<string, string> = { ...(init.headers ?? {}) };

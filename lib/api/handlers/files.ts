@@ -4,8 +4,21 @@ import type { z } from "zod";
 import { QuireError } from "@/lib/core/errors";
 import { getConfig } from "@/lib/core/config";
 import { getBalance } from "@/lib/credits/ledger";
-import { createPendingUpload, filePath, getFileRow, parseStorageLink, writeUpload } from "@/lib/storage/local-store";
+import type { IncomingMessage } from "node:http";
+import { Readable } from "node:stream";
+import {
+  createPendingUpload,
+  deleteFileRow,
+  filePath,
+  getFileRow,
+  parseStorageLink,
+  renameUpload,
+  storeUpload,
+  writeUpload,
+} from "@/lib/storage/local-store";
 import { corsHeaders, limitedBody, readWireRequest } from "../http";
+import { decodeBase64, readBase64Json } from "../base64-body";
+import { keepChosenParts, storePart } from "../uploads";
 import type { RouteHandler } from "../define-route";
 import type * as s from "../schemas";
 
@@ -24,31 +37,65 @@ export const presignedUpload: KeyHandler<typeof s.presignedResponse, typeof s.pr
   };
 };
 
+/** POST /v1/file/upload: the `file` part (else the first) streams to storage; `name` renames it. */
 export const multipartUpload: KeyHandler<typeof s.uploadResponse, typeof s.multipartUploadInput> = async ({ req, url, caller }) => {
-  const wire = await readWireRequest(req, url, getConfig().uploadMaxBytes);
-  const file = wire.files.find((f) => f.field.toLowerCase() === "file") ?? wire.files[0];
+  const wire = await readWireRequest(req, url, getConfig().uploadMaxBytes, (part) => storePart(caller, part));
+  const [file] = await keepChosenParts(wire.files, false);
   if (!file) throw new QuireError(400, "file: send the file as a multipart/form-data part named `file`");
-  const name = (wire.fields.name as string | undefined) || file.name;
-  const up = await createPendingUpload(caller.accountId, name, file.contentType);
-  await writeUpload(up.id, up.name, (async function* () { yield file.bytes; })(), file.contentType);
-  return { url: up.url, name: up.name, error: false, status: 200, remainingCredits: await getBalance(caller.accountId) };
+  const wanted = wire.fields.name as string | undefined;
+  const named = wanted ? await renameUpload(file, wanted) : file;
+  return { url: named.url, name: named.name, error: false, status: 200, remainingCredits: await getBalance(caller.accountId) };
 };
 
+/**
+ * POST /v1/file/upload/base64: `file` as base64 text or a data: URI, `name`. A JSON body is decoded
+ * while it streams into storage (never whole in memory); form bodies, which carry little, are read whole.
+ */
 export const base64Upload: KeyHandler<typeof s.uploadResponse, typeof s.base64UploadInput> = async ({ req, url, caller }) => {
-  const wire = await readWireRequest(req, url, Math.ceil(getConfig().uploadMaxBytes * 1.4));
-  const raw = String(wire.fields.file ?? wire.fields.File ?? "");
-  if (!raw) throw new QuireError(400, "file: send the file as base64 text or a data: URI");
-  const m = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(raw);
-  const contentType = m?.[1] || "application/octet-stream";
-  const b64 = (m ? m[3] : raw).replace(/\s+/g, "");
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(b64)) throw new QuireError(400, "file: not valid base64");
-  const bytes = Buffer.from(b64, "base64");
-  if (bytes.length === 0) throw new QuireError(400, "file: the decoded file is empty");
-  const name = String(wire.fields.name ?? wire.fields.Name ?? "upload");
-  const up = await createPendingUpload(caller.accountId, name, contentType);
-  await writeUpload(up.id, up.name, (async function* () { yield bytes; })(), contentType);
-  return { url: up.url, name: up.name, error: false, status: 200, remainingCredits: await getBalance(caller.accountId) };
+  const max = Math.ceil(getConfig().uploadMaxBytes * 1.4);
+  const type = (req.headers["content-type"] ?? "").toLowerCase();
+  const store = (bytes: AsyncIterable<Uint8Array>, contentType: string) => storeUpload(caller.accountId, "upload", contentType, bytes);
+  const fields: Record<string, unknown> = Object.fromEntries(url.searchParams);
+  let stored: Awaited<ReturnType<typeof store>> | undefined;
+  const body = await peekBody(limitedBody(req, max));
+  if (!type.startsWith("multipart/") && !type.startsWith("application/x-www-form-urlencoded") && (type.includes("json") || body.first === "{")) {
+    const r = await readBase64Json(body.chunks, store, (up) => deleteFileRow(up.id));
+    Object.assign(fields, r.fields);
+    stored = r.stored;
+  } else {
+    const wire = await readWireRequest(replay(req, body.chunks), url, max);
+    Object.assign(fields, wire.fields);
+  }
+  if (!stored) {
+    // A short `file` given outside a JSON body (a form field, the query string).
+    const raw = String(fields.file ?? fields.File ?? "");
+    if (!raw) throw new QuireError(400, "file: send the file as base64 text or a data: URI");
+    const m = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(raw);
+    stored = await store(decodeBase64(m ? m[3] : raw, []), m?.[1] || "application/octet-stream");
+  }
+  if (stored.size === 0) {
+    await deleteFileRow(stored.id);
+    throw new QuireError(400, "file: the decoded file is empty");
+  }
+  const named = await renameUpload(stored, String(fields.name ?? fields.Name ?? "upload"));
+  return { url: named.url, name: named.name, error: false, status: 200, remainingCredits: await getBalance(caller.accountId) };
 };
+
+/** Reads the first chunk to see how the body starts, keeping every chunk for whoever reads it next. */
+async function peekBody(body: AsyncGenerator<Buffer>): Promise<{ first: string; chunks: AsyncIterable<Buffer> }> {
+  const head = await body.next();
+  const firstChunk = head.done ? undefined : head.value;
+  async function* chunks() {
+    if (firstChunk) yield firstChunk;
+    yield* body;
+  }
+  return { first: firstChunk?.toString("latin1").trimStart().charAt(0) ?? "", chunks: chunks() };
+}
+
+/** The request again, its body now the given chunks (for a reader that takes a request). */
+function replay(req: IncomingMessage, chunks: AsyncIterable<Buffer>): IncomingMessage {
+  return Object.assign(Readable.from(chunks), { headers: req.headers, method: req.method }) as unknown as IncomingMessage;
+}
 
 /** The target of a presigned URL: a raw PUT with any or no Content-Type, streamed to disk. */
 export const storagePut: RouteHandler<"signed-link", undefined, typeof s.storagePutResponse> = async ({ req, url }) => {
