@@ -7,8 +7,6 @@ import { getConfig, getServerSecret } from "@/lib/core/config";
 import { findSessionUser, verifyUserPassword, type SessionUser } from "./users";
 import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from "./sign-in-limit";
 
-/** Sessions last this long without activity (seconds); SESSION_MAX_AGE overrides. */
-const sessionMaxAge = Number(process.env.SESSION_MAX_AGE ?? 8 * 60 * 60);
 
 /** The OIDC provider, when OIDC_ISSUER + OIDC_CLIENT_ID + OIDC_CLIENT_SECRET are set. */
 export function oidcConfigured(): { id: string; name: string } | null {
@@ -68,7 +66,7 @@ function buildAuthOptions(): AuthOptions {
   }
   return {
     secret: getServerSecret(),
-    session: { strategy: "jwt", maxAge: sessionMaxAge, updateAge: 15 * 60 },
+    session: { strategy: "jwt", maxAge: getConfig().sessionMaxAge, updateAge: 15 * 60 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     providers,
     callbacks: {

@@ -26,7 +26,13 @@ export const operationRunners: Record<string, RunnerLoader> = {
   "pdf-edit-add": () => import("./pdf-edit-add/runner").then((m) => m.run),
 };
 
-/** The runner of an operation id, or undefined. */
+/** Document tasks of Quire itself that run in the sandbox too, but are not public operations. */
+export const internalRunners: Record<string, RunnerLoader> = {
+  "pdf-preview": () => import("./internal/pdf-preview").then((m) => m.run),
+};
+
+/** The runner of an operation or internal task id, or undefined. */
 export function findRunner(id: string): RunnerLoader | undefined {
-  return Object.hasOwn(operationRunners, id) ? operationRunners[id] : undefined;
+  if (Object.hasOwn(operationRunners, id)) return operationRunners[id];
+  return Object.hasOwn(internalRunners, id) ? internalRunners[id] : undefined;
 }
