@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { checkPageSelection } from "@/lib/engine/pages";
-import { pagesPreset } from "@/lib/dashboard/pages-presets";
+import { pagesPreset } from "@/lib/dashboard/operations/pages-presets";
 
 /** A page selection with a helper: first, last, all, or a range added with two numbers. */
 export function PagesInput({ id, name, value, onChange, base, example, ...aria }: { id: string; name: string; value: string; onChange: (v: string) => void; base: 0 | 1; example?: string; "aria-invalid"?: boolean; "aria-describedby"?: string }) {

@@ -43,7 +43,7 @@ export async function* limitedBody(req: IncomingMessage, maxBytes: number, what 
   }
 }
 
-export async function readBodyBuffer(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+async function readBodyBuffer(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of limitedBody(req, maxBytes)) chunks.push(c);
   return Buffer.concat(chunks);

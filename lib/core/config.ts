@@ -114,12 +114,6 @@ export function getConfig(): Config {
   return g.__quireConfig;
 }
 
-/** For tests and the CLI: forget the cached configuration. */
-export function resetConfigForTests() {
-  g.__quireConfig = undefined;
-  g.__quireSecret = undefined;
-}
-
 /**
  * The server secret: NEXTAUTH_SECRET, or (embedded mode) one generated on first start and kept
  * in DATA_DIR/secret. It signs storage URLs and sessions and encrypts stored upstream keys.

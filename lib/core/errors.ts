@@ -37,7 +37,7 @@ export class QuireError extends Error {
     this.status = status;
   }
 
-  /** The JSON envelope of the seed: `{error: true, status, message}`. */
+  /** The JSON envelope of the public API: `{error: true, status, message}`. */
   toBody() {
     return { error: true as const, status: this.status, message: this.message };
   }

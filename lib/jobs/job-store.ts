@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, desc, eq, ilike, or } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { callbackDeliveries, jobs } from "@/lib/db/schema";
 import { cachedFinishedJob, rememberFinishedJob } from "@/lib/db/embedded-cache";
@@ -60,10 +60,4 @@ export async function recordDelivery(values: typeof callbackDeliveries.$inferIns
 export async function listDeliveries(jobId: string) {
   const db = await getDb();
   return db.select().from(callbackDeliveries).where(eq(callbackDeliveries.jobId, jobId)).orderBy(callbackDeliveries.id);
-}
-
-export async function countWorkingJobs(): Promise<number> {
-  const db = await getDb();
-  const [r] = await db.select({ n: sql<number>`count(*)` }).from(jobs).where(eq(jobs.status, "working"));
-  return Number(r?.n ?? 0);
 }

@@ -24,7 +24,7 @@ export function meta<T extends z.ZodType>(schema: T, m: FieldMeta): T {
 /** An optional boolean with its label (meta on the optional itself, where the form reads it). */
 const bool = (label: string, help: string, advanced = false) => meta(z.boolean().optional(), { label, help, advanced });
 
-/** The common request attributes of the seed. Each operation picks those it supports. */
+/** The common request attributes of the public API. Each operation picks those it supports. */
 export const common = {
   url: meta(z.string().min(1, "url: give the URL of the source file"), {
     label: "Source URL",
@@ -123,7 +123,7 @@ export const encryptionProfileKeys = {
   DataDecryptionIV: profileKeys.DataDecryptionIV,
 } as const;
 
-/** OCR, line-grouping and column keys (seed: "the OCR, line grouping and column keys"). */
+/** OCR, line-grouping and column keys (public API: "the OCR, line grouping and column keys"). */
 export const ocrProfileKeys = {
   OCRMode: meta(z.enum(["Auto", "Never", "Always", "TextFromImagesOnly", "TextFromVectors"]).optional(), {
     label: "OCR mode",

@@ -8,7 +8,7 @@ import type { OperationDefinition } from "./types";
  */
 
 /** Fields every successful operation answer carries, or may carry. */
-export const successEnvelope = z.strictObject({
+const successEnvelope = z.strictObject({
   error: z.literal(false),
   status: z.literal(200),
   credits: z.number().int().describe("Credits charged: perCall + perPage × pageCount."),

@@ -27,7 +27,7 @@ export const operationRunners: Record<string, RunnerLoader> = {
 };
 
 /** Document tasks of Quire itself that run in the sandbox too, but are not public operations. */
-export const internalRunners: Record<string, RunnerLoader> = {
+const internalRunners: Record<string, RunnerLoader> = {
   "pdf-preview": () => import("./internal/pdf-preview").then((m) => m.run),
 };
 

@@ -52,5 +52,3 @@ export interface OperationDefinition<S extends z.ZodObject = z.ZodObject, R exte
 export function defineOperation<S extends z.ZodObject, R extends z.ZodObject>(def: OperationDefinition<S, R>): OperationDefinition<S, R> {
   return def;
 }
-
-export type ParamsOf<D> = D extends OperationDefinition<infer S> ? z.infer<S> : never;

@@ -15,7 +15,7 @@ function defOf(s: z.ZodType): Def {
 }
 
 /** Strips optional/default/nullable/pipe wrappers to reach the schema that says what a value is. */
-export function baseSchema(s: z.ZodType): z.ZodType {
+function baseSchema(s: z.ZodType): z.ZodType {
   let cur = s;
   for (let i = 0; i < 10; i++) {
     const d = defOf(cur);
@@ -112,7 +112,7 @@ const TRUE = new Set(["true", "1", "yes", "on"]);
 const FALSE = new Set(["false", "0", "no", "off"]);
 
 /** Coerces one wire value to what `schema` expects; leaves it alone when it cannot (zod then says why). */
-export function coerceValue(value: unknown, schema: z.ZodType, fieldName = ""): unknown {
+function coerceValue(value: unknown, schema: z.ZodType, fieldName = ""): unknown {
   if (value === "" || value === null || value === undefined) return undefined;
   const b = baseSchema(schema);
   const d = defOf(b);

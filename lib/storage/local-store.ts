@@ -19,7 +19,7 @@ import { isSignatureValid, signValue } from "@/lib/auth/secret-box";
 
 export type FileRow = typeof files.$inferSelect;
 
-export function filesRoot() {
+function filesRoot() {
   return path.join(getConfig().dataDir, "files");
 }
 
@@ -43,14 +43,14 @@ function linkSig(id: string, name: string, exp: number, verb: "get" | "put") {
 }
 
 /** The public GET URL of a stored file. */
-export function fileUrl(id: string, name: string, expiresAt: Date): string {
+function fileUrl(id: string, name: string, expiresAt: Date): string {
   const exp = Math.floor(expiresAt.getTime() / 1000);
   const n = safeFileName(name);
   return `${getConfig().publicUrl}/files/${id}/${encodeURIComponent(n)}?exp=${exp}&sig=${linkSig(id, n, exp, "get")}`;
 }
 
 /** The presigned PUT URL of a pending upload. */
-export function uploadUrl(id: string, name: string, expiresAt: Date): string {
+function uploadUrl(id: string, name: string, expiresAt: Date): string {
   const exp = Math.floor(expiresAt.getTime() / 1000);
   const n = safeFileName(name);
   return `${getConfig().publicUrl}/files/upload/${id}/${encodeURIComponent(n)}?exp=${exp}&sig=${linkSig(id, n, exp, "put")}`;

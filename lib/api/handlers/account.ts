@@ -80,7 +80,7 @@ export const rotateWebhookSecret: KeyHandler<typeof s.webhookSecretResponse> = a
 };
 
 /** A timestamp as JSON would write it (Dates become ISO 8601; strings from raw SQL stay as they are). */
-export function wireTime(t: Date | string): string {
+function wireTime(t: Date | string): string {
   return t instanceof Date ? t.toISOString() : String(t);
 }
 

@@ -3,7 +3,7 @@ import { common, encryptionProfileKeys, meta, profiles } from "@/lib/operations/
 import { defineOperation } from "@/lib/operations/types";
 
 /**
- * POST /v1/ai-invoice-parser — reads one invoice it has never seen (no templates): the seed's
+ * POST /v1/ai-invoice-parser — reads one invoice it has never seen (no templates): the public API's
  * invoice object in `body`. Always asynchronous: the call answers `status: "created"` with a
  * jobId; job check (or the callback) then carries status "success", message, pageCount, body.
  * Embedded e-invoices (Factur-X, ZUGFeRD, XRechnung, UBL) are read exactly. docs/intelligence.md

@@ -4,7 +4,7 @@ import { defineOperation } from "@/lib/operations/types";
 
 /**
  * The default `config` of POST /v2/pdf/compress, published in the OpenAPI document and
- * docs/compression.md. The seed fixes the colour defaults (150/225 ppi, JPEG quality 60) and
+ * docs/compression.md. The public API fixes the colour defaults (150/225 ppi, JPEG quality 60) and
  * the monochrome resolutions (300/450 ppi); grayscale follows colour and monochrome uses
  * CCITT Group 4, the format made for 1-bit images.
  */

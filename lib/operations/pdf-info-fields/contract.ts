@@ -6,7 +6,7 @@ import { defineOperation } from "@/lib/operations/types";
  * POST /v1/pdf/info/fields — the info object of /v1/pdf/info plus the form fields, in PDF.co's
  * shape: `info.FieldsInfo.Fields[]`, each with FieldName, Value, Type, AltFieldName, PageIndex
  * (0-based) and Quire's extras Options, ReadOnly, Required (lib/engine/pdf/list-fields.ts).
- * The seed does not show its request; it takes what /v1/pdf/info takes. Cost: 1 per call.
+ * The public API does not show its request; it takes what /v1/pdf/info takes. Cost: 1 per call.
  */
 export const operation = defineOperation({
   id: "pdf-info-fields",

@@ -3,7 +3,7 @@ import { common, encryptionProfileKeys, ocrProfileKeys, profiles } from "@/lib/o
 import { defineOperation } from "@/lib/operations/types";
 
 /**
- * POST /v1/pdf/info — the document info object of the seed. The seed lists the OCR, line
+ * POST /v1/pdf/info — the document info object of the public API, which lists the OCR, line
  * grouping and column profile keys for this endpoint, so they are accepted (and have no
  * effect: nothing is extracted). Cost: 1 credit per call whatever the page count.
  */

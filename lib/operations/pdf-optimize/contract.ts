@@ -2,7 +2,7 @@ import { z } from "zod";
 import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
 
-/** Defaults of the v1 optimize profile keys (seed: JPEG, 25, true, 120, false). */
+/** Defaults of the v1 optimize profile keys (public API: JPEG, 25, true, 120, false). */
 export const DEFAULT_OPTIMIZE_SETTINGS = {
   ImageOptimizationFormat: "JPEG",
   JPEGQuality: 25,
@@ -13,7 +13,7 @@ export const DEFAULT_OPTIMIZE_SETTINGS = {
 
 /**
  * POST /v1/pdf/optimize (deprecated; /v2/pdf/compress replaces it) — the same optimizer driven
- * by five profile keys. Answers `urls` (the seed's field for this operation) and `fileSize`.
+ * by five profile keys. Answers `urls` (the public API's field for this operation) and `fileSize`.
  * Cost: 1 per call + 1 per page.
  */
 export const operation = defineOperation({

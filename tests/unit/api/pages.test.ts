@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkPageSelection, parsePageGroups, parsePages } from "@/lib/engine/pages";
-import { pagesPreset } from "@/lib/dashboard/pages-presets";
+import { pagesPreset } from "@/lib/dashboard/operations/pages-presets";
 
 describe("page selection", () => {
   it.each([

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { meta, common } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
-import { buildFormModel, initialValues, parseJsonText, toRequestBody, validateValues } from "@/lib/dashboard/form-model";
+import { buildFormModel, initialValues, parseJsonText, toRequestBody, validateValues } from "@/lib/dashboard/operations/form-model";
 import { operations } from "@/lib/operations/registry";
 
 const sample = defineOperation({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { tokenizeRuleLine, splitRuleLine } from "@/lib/dashboard/rules-syntax";
+import { tokenizeRuleLine, splitRuleLine } from "@/lib/dashboard/rules/rules-syntax";
 import { parseRules } from "@/lib/engine/classify/parse-rules";
-import { readMatches } from "@/lib/dashboard/classifier-matches";
+import { readMatches } from "@/lib/dashboard/rules/classifier-matches";
 import { matchRules } from "@/lib/engine/classify/match-rules";
 
 describe("rules syntax (lib/dashboard/rules-syntax)", () => {

@@ -67,7 +67,7 @@ function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
 }
 
 /** The custom messages of a field's checks (e.g. "url: give the URL of the source file"). */
-export function readMessages(schema: z.ZodType | undefined): Record<string, string> {
+function readMessages(schema: z.ZodType | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   const inner = unwrap(schema) as unknown as { _zod?: { def: { checks?: { _zod: { def: Json } }[]; error?: unknown } } } | undefined;
   const call = (fn: unknown): string | undefined => {

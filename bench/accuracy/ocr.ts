@@ -1,7 +1,7 @@
 /**
  * OCR accuracy against tesseract.js's own test images (../shared/corpus/ocr, see SOURCE.md):
  * character error rate per image and overall. Run:
- *   npx tsx --import ./scripts/node-hooks.mjs scripts/accuracy-ocr.ts
+ *   npx tsx --import ./scripts/node-hooks.mjs bench/accuracy/ocr.ts
  *
  * Each image goes through Quire's normal path (getPageTexts: decode with EXIF orientation,
  * OCR with the pool, words with boxes); the text is rebuilt line by line from the words.

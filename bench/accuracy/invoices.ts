@@ -4,9 +4,9 @@
  * fields found right, wrong and missed, the line items (count and amounts) and seconds per page.
  *
  * invoice2data's keys are its own template vocabulary; the common fields are mapped to the
- * seed's invoice object below (README of the corpus: invoice_number, date, amount, currency,
+ * public API's invoice object below (README of the corpus: invoice_number, date, amount, currency,
  * issuer, and where present amount_untaxed, amount_tax, date_due, iban, vat). Skips quietly
- * when the corpus is absent. Usage: tsx --import ./scripts/node-hooks.mjs scripts/accuracy-invoices.ts [dir]
+ * when the corpus is absent. Usage: tsx --import ./scripts/node-hooks.mjs bench/accuracy/invoices.ts [dir]
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";

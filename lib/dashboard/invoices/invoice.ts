@@ -26,7 +26,7 @@ const contact = (p: string): [string, string][] => [
   [`${p}.email`, "Email"],
 ];
 
-/** Every field the seed defines, by section; what the parser did not find shows as missing. */
+/** Every field the public API defines, by section; what the parser did not find shows as missing. */
 const layout: { id: string; title: string; groups: { title?: string; fields: [string, string][] }[] }[] = [
   {
     id: "vendor",

@@ -1,4 +1,4 @@
-/** Presets for /v2/pdf/compress `config` (seed: config.images.{color,grayscale,monochrome}, config.save.garbage). */
+/** Presets for /v2/pdf/compress `config` (public API: config.images.{color,grayscale,monochrome}, config.save.garbage). */
 const img = (ppi: number, threshold: number, format: string, params?: Record<string, unknown>) => ({
   skip: false,
   downsample: { skip: false, downsample_ppi: ppi, threshold_ppi: threshold },

@@ -13,7 +13,7 @@ export function buildCurl(baseUrl: string, path: string, body: unknown, method =
 const SECRET_KEYS = /^(password|httppassword|apikey|api_key|x-api-key|DataEncryptionKey|DataDecryptionKey)$/i;
 
 /** Masks secret values (passwords, encryption keys) anywhere in a request body. */
-export function stripSecrets(value: unknown): unknown {
+function stripSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripSecrets);
   if (value && typeof value === "object") {
     return Object.fromEntries(

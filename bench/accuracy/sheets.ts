@@ -6,7 +6,7 @@
  * normalised the way SheetJS's own test suite does (`fixcsv`, see the corpus SOURCE.md).
  * Fails (exit 1) when Quire misses a sheet that plain SheetJS matches.
  *
- * Run: npx tsx --import ./scripts/node-hooks.mjs scripts/accuracy-sheets.ts [--verbose]
+ * Run: npx tsx --import ./scripts/node-hooks.mjs bench/accuracy/sheets.ts [--verbose]
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-import { api } from "./http";
+import { api } from "@/lib/dashboard/data/http";
 
 /**
  * Uploads a local file through the presigned-URL flow: the proxy gets a signed upload URL for

@@ -6,7 +6,7 @@
  *  - time to interactive of the main pages in Chromium: navigation start → React has hydrated
  *    the page (the header's user menu carries React's props), first (cold) load and the median
  *    of 5 warm loads.
- * Targets (issue "The dashboard"): < 200 KB gzip JS per page, < 1 s TTI.
+ * Targets: < 200 KB gzip JS per page, < 1 s TTI.
  * Starts its own server (tests/e2e/helpers/start-server.ts, builds when stale), or uses
  * E2E_BASE_URL (then the build measured is the local .next).
  */

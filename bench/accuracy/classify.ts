@@ -5,7 +5,7 @@
  * the labels below are ours, one judgement per file (some accept two types: a "payment
  * receipt" that invoice2data treats as an invoice, statistics tables that are reports or
  * other). Encrypted and unreadable files are skipped. Skips quietly when the corpus is absent.
- * Usage: tsx --import ./scripts/node-hooks.mjs scripts/accuracy-classify.ts [corpusDir]
+ * Usage: tsx --import ./scripts/node-hooks.mjs bench/accuracy/classify.ts [corpusDir]
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";

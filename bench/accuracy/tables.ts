@@ -1,7 +1,7 @@
 /**
  * Table-extraction accuracy against tabula-java's test cases (../shared/corpus/tables, see
  * CASES.md there): cell-level precision and recall, and exact-table matches, per file and in
- * total. Run: npx tsx --import ./scripts/node-hooks.mjs scripts/accuracy-tables.ts [--mode=hinted|default] [--verbose]
+ * total. Run: npx tsx --import ./scripts/node-hooks.mjs bench/accuracy/tables.ts [--mode=hinted|default] [--verbose]
  *
  * Scoring: both CSVs are parsed into rows of cells; each cell is compared after collapsing
  * whitespace (a line break inside a cell counts as a space, as CASES.md suggests). Rows are

@@ -6,23 +6,16 @@ import type * as s from "@/lib/api/schemas";
  * (lib/api/schemas.ts), so the dashboard cannot drift from what the engine sends.
  */
 
-export type JobStatus = z.infer<typeof s.jobStatusSchema>;
 export type JobSummary = z.infer<typeof s.jobSummarySchema>;
-export type CallbackDelivery = z.infer<typeof s.callbackDeliverySchema>;
 export type JobDetail = z.infer<typeof s.jobDetailSchema>;
 export type JobCheck = z.infer<typeof s.jobCheckResponse>;
-export type AccountInfo = z.infer<typeof s.accountResponse>;
-export type LedgerEntry = z.infer<typeof s.ledgerEntrySchema>;
 export type Ledger = z.infer<typeof s.ledgerResponse>;
 export type ApiKey = z.infer<typeof s.apiKeySchema>;
 export type Balance = z.infer<typeof s.balanceResponse>;
 export type JobsAnswer = z.infer<typeof s.jobsResponse>;
 export type JobAnswer = z.infer<typeof s.jobDetailResponse>;
 export type KeysAnswer = z.infer<typeof s.keysResponse>;
-export type CreatedKey = z.infer<typeof s.createKeyResponse>;
-export type PresignedUpload = z.infer<typeof s.presignedResponse>;
 export type WebhookSecret = z.infer<typeof s.webhookSecretResponse>;
-export type ApiErrorBody = z.infer<typeof s.errorResponse>;
 
 /** Answers of the dashboard's own route handlers (app/api), not of the API. */
 export interface RuleSet {
