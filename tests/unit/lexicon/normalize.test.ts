@@ -79,7 +79,11 @@ describe("compounds and inflections", () => {
 
 describe("language and country names", () => {
   it("guesses the language of a page", () => {
-    expect(detectLanguage("Sehr geehrte Damen und Herren, anbei erhalten Sie unsere Rechnung für die Lieferung.")).toBe("de");
+    expect(
+      detectLanguage("Sehr geehrte Damen und Herren, anbei erhalten Sie unsere Rechnung für die Lieferung. Bitte überweisen Sie den Betrag auf das Konto."),
+    ).toBe("de");
+    // Invoices carry little prose: a few function words among labels and numbers still tell.
+    expect(detectLanguage("Invoice 103767\nYour Reference  Salesperson  Due Date  Payment Terms\nSubtotal 573.00\nTotal € Incl. VAT 681.87\nThank you for your order, please pay within 14 days.")).toBe("en");
     expect(detectLanguage("Nous vous remercions de votre commande et vous prions de trouver ci-joint la facture.")).toBe("fr");
     expect(detectLanguage("12,00 34,50")).toBeUndefined();
   });
