@@ -121,10 +121,10 @@ const NON_INVOICES: Record<string, string[]> = {
 const INVOICE_COUNTRY: Record<string, string> = {
   AmazonWebServices: "US", AzureInterior: "US", FlipkartInvoice: "IN", NetpresseInvoice: "FR", QualityHosting: "DE",
   coolblue1: "NL", coolblue2: "NL", free_fiber: "FR", oyo: "IN", saeco: "NL",
-  de_alphabet_leasing_2015738820: "DE", de_kraxi_2014_03: "DE", "de_kraxi_2014-03": "DE", "de_kraxi_2019-03": "DE",
+  de_alphabet_leasing_2015738820: "DE", "de_kraxi_2014-03": "DE", "de_kraxi_2019-03": "DE",
+  "de_kosit_01.01a_placeholders": "DE", "de_kosit_04.01a": "DE", "es_tecnativa_INV-2024-00005": "US",
   en_cronus_bc_103767: "DE", en_einvoiceeu_default_invoice: "DE", en_einvoiceeu_default_credit_note: "DE",
-  en_akretion_france_VT_2022_0001: "FR", "en_akretion_france_VT-2022-0001": "FR", en_odoo_vendor_bill_BILL_2022_0002: "US",
-  "en_odoo_vendor_bill_BILL-2022-0002": "US", fr_bouygues_telecom_11608848301659: "FR", fr_gandi_2022030201155: "FR",
+  "en_akretion_france_VT-2022-0001": "FR", "en_odoo_vendor_bill_BILL-2022-0002": "US", fr_bouygues_telecom_11608848301659: "FR", fr_gandi_2022030201155: "FR",
   fr_fnfe_F20180027: "FR", fr_fnfe_F20260023: "FR", fr_fnfe_F20220029_avoir: "FR", fr_fnfe_UC1_2023020_AFF: "FR",
   fr_fnfe_F20220031_extended: "FR", fr_fnfe_F20220024: "FR", fr_fnfe_F20220025: "FR", nl_exact_online_16117778: "BE",
   pt_danfe_default: "BR", pt_danfe_simples_nacional: "BR", pt_danfe_overload: "BR", pt_danfe_mei: "BR",

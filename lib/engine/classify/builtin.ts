@@ -99,6 +99,20 @@ export function scoreFeatures(f: TypeFeatures): Record<DocumentType, number> {
     scores.receipt *= 0.6;
     scores.quote *= 0.6;
   }
+  // An invoice names itself (title or number label) or asks for payment (terms and a bank
+  // account). Totals and tax alone are any priced table's (a budget report, a price list).
+  if (!f.title.invoice && !ev.invoiceRef && !(ev.dueDate && ev.payment)) scores.invoice *= 0.5;
+  // An order without its title must at least say where and when to deliver.
+  if (!f.title["purchase order"] && !ev.delivery) scores["purchase order"] *= 0.6;
+  // Pay slips print several payroll fields (gross, net, employee...), not one tax line.
+  if (capped(ev.payroll) < 1.3) scores.payslip *= 0.5;
+  // "Invoice / Receipt": a paid invoice is still an invoice.
+  if ((f.title.invoice ?? 0) >= 0.8 * (f.title.receipt ?? 0) && f.title.receipt) scores.receipt *= 0.7;
+  if (f.lineItems >= 1) {
+    scores.invoice += 1;
+    scores.quote += 1;
+    scores["purchase order"] += 0.7;
+  }
   // Priced documents print amounts; without any they are something else that names them.
   if (f.amounts === 0) for (const t of ["invoice", "receipt", "quote", "purchase order"] as const) scores[t] *= 0.3;
   // A quote says how long it holds or carries a quote number; a table of "estimates" does neither.
@@ -135,8 +149,10 @@ function subclassesOf(f: TypeFeatures): Subclass[] {
   for (const t of f.titles)
     if (t.type === "invoice" && t.sub && best && t.score >= best.score * 0.6) out.add(t.sub);
   if ((f.evidence.utility ?? 0) >= 1.3) out.add("utility bill");
+  // A pro forma says so in its text when not in its title; "a credit note will follow" does not make one.
+  if (f.mentionedSubs.includes("pro forma")) out.add("pro forma");
   // No credit-note title, but the amounts are negative: a credit note printed as a negative invoice.
-  if (f.negatives >= 3 && f.negatives * 2 >= f.amounts) out.add("credit note");
+  if (f.negatives >= 3 && (f.negativeTotals >= 1 || f.negativeShare >= 0.5)) out.add("credit note");
   return SUBCLASS_ORDER.filter((s) => out.has(s));
 }
 

@@ -48,10 +48,21 @@ export interface TypeFeatures {
   pages: number;
   /** Negative money amounts (credit notes print them). */
   negatives: number;
+  /** Share of the amounts with cents that are negative. */
+  negativeShare: number;
+  /** Rows with a total or subtotal label and a negative amount. */
+  negativeTotals: number;
+  /** Rows whose numbers multiply out: quantity × unit price = line amount. */
+  lineItems: number;
+  /** Sub-classes named outside the title ("This pro forma invoice is not a demand for payment"). */
+  mentionedSubs: Subclass[];
 }
 
 const MONEY_RE =
   /(?<![\d.,])(-\s?)?(?:[$€£¥₹]|R\$|CHF|EUR|USD|GBP)?\s?(-\s?)?\d{1,3}(?:[.,'\u00a0\u202f ]\d{3})*[.,]\d{2}(?![\d.,])(-)?/g;
+/** Whole amounts beside a currency ("Rs 1939", "€ 250", "1.200 EUR"): prices without cents. */
+const WHOLE_MONEY_RE =
+  /(?:[$€£¥₹]|R\$|\bRs\.?|\bCHF|\bEUR|\bUSD|\bGBP|\bINR)\s?\d{1,3}(?:[.,]\d{3})*(?![\d.,]\d)|(?<![\d.,])\d{1,3}(?:[.,]\d{3})*\s?(?:€|EUR\b|CHF\b|USD\b)/g;
 
 /** A money amount's value: the last "." or "," before two digits is the decimal mark. */
 export function amountValue(text: string): number | undefined {
@@ -110,6 +121,19 @@ function matchUnits(layout: Layout): { seg: Segment; text: string }[] {
  * larger or bold type, short; low in the body. Later pages' first rows count a little (running
  * headers repeat the title).
  */
+/** Small words a title may carry besides its name: "Rechnung Nr. 12 vom 3.4.", "Facture du 2 mars". */
+const TITLE_FILLER = new Set(
+  "no nr n number nummer numero num ref of for from to and und et y e en de del des du da do di van vom zum zur the la le el il het der die das dated date datum fecha data page seite".split(" "),
+);
+
+/** Whether a line reads as running text: lower-case words besides its type name ("Invoices reviewed"). */
+function sentenceLike(text: string, name: string): boolean {
+  const rest = ` ${text} `.replace(new RegExp(`\\s${name.split(" ")[0]}\\S*`, "i"), " ");
+  return rest
+    .split(/\s+/)
+    .some((w) => /^\p{Ll}{3,}[.,:;]?$/u.test(w) && !TITLE_FILLER.has(fold(w).replace(/[.,:;]$/, "")));
+}
+
 function titleness(seg: Segment, layout: Layout, median: number, rowRank: number): number {
   const page = layout.pages.find((p) => p.index === seg.page);
   if (!page) return 0;
@@ -121,7 +145,32 @@ function titleness(seg: Segment, layout: Layout, median: number, rowRank: number
   if (!first) place *= rowRank < 3 ? 0.5 : 0.1;
   const big = size >= 1.6 ? 2 : size >= 1.15 ? 1.5 : seg.bold ? 1.15 : 1;
   const short = words <= 4 ? 1 : words <= 8 ? 0.7 : 0.35;
-  return place * big * short;
+  // A title stands out: larger type, or bold or alone on a row that is no table row. A word in
+  // a table header or a label column ("Invoices reviewed   1,204") is not a title.
+  const cells = page.rows[seg.row]?.segments.length ?? 1;
+  const prominent = size >= 1.15 || ((seg.bold || cells === 1) && cells <= 2);
+  return place * big * short * (prominent ? 1 : 0.3);
+}
+
+/** titleness, less for a line in body type that reads as running text. */
+function titleScore(seg: Segment, layout: Layout, median: number, rowRank: number, name: string): number {
+  const t = titleness(seg, layout, median, rowRank);
+  const plain = seg.fontSize < median * 1.15 && !seg.bold;
+  return plain && sentenceLike(seg.text, name) ? t * 0.3 : t;
+}
+
+/**
+ * A priced line: a quantity (a small number standing alone) times one amount of the row is
+ * another amount of the row, within a cent per unit.
+ */
+function isLineItem(text: string, amounts: number[]): boolean {
+  const quantities = [...text.matchAll(/(?<![\d.,])(\d{1,4}(?:[.,]\d{1,3})?)(?![\d.,%])/g)]
+    .map((m) => Number(m[1].replace(",", ".")))
+    .filter((q) => q > 0 && q <= 10000);
+  for (const q of quantities)
+    for (const p of amounts)
+      for (const t of amounts) if (p !== t && Math.abs(p) > 0 && Math.abs(Math.abs(q * p) - Math.abs(t)) <= 0.01 * Math.max(1, q) && q !== 1) return true;
+  return false;
 }
 
 /** Reads the features of a laid-out document; `lang` is the page language (or undefined). */
@@ -130,6 +179,7 @@ export function readTypeFeatures(layout: Layout, lang: Lang | undefined, hints: 
   const title: TypeFeatures["title"] = {};
   const titles: TitleHit[] = [];
   const mentions: TypeFeatures["mentions"] = {};
+  const mentionedSubs = new Set<Subclass>();
   const evidenceTerms = new Map<EvidenceKind, Map<string, number>>();
   const rowRank = new Map<string, number>();
   for (const p of layout.pages) p.rows.forEach((r, i) => rowRank.set(`${p.index}:${i}`, i));
@@ -138,7 +188,8 @@ export function readTypeFeatures(layout: Layout, lang: Lang | undefined, hints: 
     const matches = matchTerms(text, lang);
     if (matches.length === 0) continue;
     const tokens = termTokens(text);
-    const t = titleness(seg, layout, median, rowRank.get(`${seg.page}:${seg.row}`) ?? 99);
+    const rank = rowRank.get(`${seg.page}:${seg.row}`) ?? 99;
+    const base = titleness(seg, layout, median, rank);
     for (const m of matches) {
       const lf = languageFactor(m.term, lang);
       if (m.term.kind === "evidence") {
@@ -155,6 +206,7 @@ export function readTypeFeatures(layout: Layout, lang: Lang | undefined, hints: 
         continue;
       }
       const type = m.term.type;
+      const t = base > 0.3 ? titleScore(seg, layout, median, rank, m.term.text) : base;
       const next = tokens[m.end];
       const prev = tokens[m.start - 1];
       const topic = prev !== undefined && TOPIC_WORD.test(prev) && !COPY_WORD.test(tokens[m.start - 2] ?? "");
@@ -172,6 +224,7 @@ export function readTypeFeatures(layout: Layout, lang: Lang | undefined, hints: 
         if (type) title[type] = Math.max(title[type] ?? 0, score);
       } else if (type) {
         mentions[type] = (mentions[type] ?? 0) + Math.min(0.6, m.term.strength * 0.2) * lf;
+        if (sub) mentionedSubs.add(sub);
       }
     }
   }
@@ -192,6 +245,9 @@ export function readTypeFeatures(layout: Layout, lang: Lang | undefined, hints: 
   let prose = 0;
   let rows = 0;
   let runningBalances = 0;
+  let lineItems = 0;
+  let negativeTotals = 0;
+  let centAmounts = 0;
   for (const page of layout.pages) {
     let prevLast: number | undefined;
     let chain = 0;
@@ -200,6 +256,8 @@ export function readTypeFeatures(layout: Layout, lang: Lang | undefined, hints: 
       const text = row.text;
       const money = [...text.matchAll(MONEY_RE)];
       amounts += money.length;
+      centAmounts += money.length;
+      if (money.length === 0) amounts += (text.match(WHOLE_MONEY_RE) ?? []).length;
       for (const m of money) if (m[1] || m[2] || m[3]) negatives++;
       dates += (fold(text).match(DATE_RE) ?? []).length;
       percents += (text.match(/\d{1,2}(?:[.,]\d{1,2})?\s?%/g) ?? []).length;
@@ -208,6 +266,10 @@ export function readTypeFeatures(layout: Layout, lang: Lang | undefined, hints: 
       if (words.length >= 9 && words.length / Math.max(1, text.split(/\s+/).length) > 0.75) prose++;
       // Running balance: this row's last amount = previous row's last ± another amount on this row.
       const values = money.map((m) => amountValue(m[0])).filter((v): v is number => v !== undefined);
+      if (values.length >= 2 && isLineItem(text, values)) lineItems++;
+      // A total printed negative: the document gives money back (a credit note).
+      if (values.some((v) => v < 0) && matchTerms(text, lang).some((m) => m.term.kind === "evidence" && (m.term.evidence === "total" || m.term.evidence === "subtotal")))
+        negativeTotals++;
       if (values.length >= 2) {
         const last = values[values.length - 1];
         const others = values.slice(0, -1);
@@ -238,5 +300,9 @@ export function readTypeFeatures(layout: Layout, lang: Lang | undefined, hints: 
     rows,
     pages: layout.pages.length,
     negatives,
+    negativeShare: centAmounts > 0 ? negatives / centAmounts : 0,
+    negativeTotals,
+    lineItems,
+    mentionedSubs: [...mentionedSubs],
   };
 }

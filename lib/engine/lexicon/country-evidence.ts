@@ -437,11 +437,14 @@ export function weighCountry(evidence: CountryEvidence[], issuerLines: ReadonlyS
   // Only the customer's ids: an address may name the issuer's country, but never against them.
   const allowed = theirs.length > 0 ? intersect(theirs.map((e) => e.countries)) : all;
   if (medium.length === 0) return answer(undefined, evidence.length > 0 ? "weak" : "none");
+  // The customer's address says where the customer is, not where the document comes from:
+  // it can split the issuer's evidence, never stand in for it.
   const s: Record<string, number> = {};
   for (const e of medium)
     for (const c of e.countries)
-      s[c] = (s[c] ?? 0) + (e.weight * (e.party === "buyer" ? 0.5 : 1) * (issuerLines.has(e.line) ? 1.5 : 1)) / e.countries.length;
+      if (e.party !== "buyer") s[c] = (s[c] ?? 0) + (e.weight * (issuerLines.has(e.line) ? 1.5 : 1)) / e.countries.length;
   const ranked = Object.entries(s).sort((a, b) => b[1] - a[1]);
+  if (ranked.length === 0) return answer(undefined, "weak");
   const [top, topScore] = ranked[0];
   const second = ranked[1]?.[1] ?? 0;
   if (topScore < MIN_SCORE) return answer(undefined, "weak");

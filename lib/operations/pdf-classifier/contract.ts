@@ -5,9 +5,10 @@ import { defineOperation } from "@/lib/operations/types";
 /**
  * POST /v1/pdf/classifier — classes of a PDF, JPG, PNG or TIFF document in `body.classes`
  * (always inline). With `rulescsv`/`rulescsvurl`: every class whose keywords match, in rule
- * order. Without rules: the built-in classification (document type, then the issuing
- * organisation and the country where they can be read). docs/intelligence.md has the rules
- * format and the built-in types. Cost: 1 credit per call plus 1 per page.
+ * order. Without rules: the built-in classification (document type; for an invoice its
+ * sub-classes credit note, pro forma, utility bill; then the issuing organisation and the
+ * country when the evidence agrees). docs/intelligence.md has the rules format and the
+ * built-in types. Cost: 1 credit per call plus 1 per page.
  */
 const bool = (label: string, help: string) => meta(z.boolean().optional(), { label, help, advanced: true });
 
@@ -78,7 +79,7 @@ export const operation = defineOperation({
     body: {
       type: "object",
       description:
-        '{"classes": [{"class": "..."}]}: the matching classes in rule order, or the built-in type, organisation and country.',
+        '{"classes": [{"class": "..."}]}: the matching classes in rule order, or the built-in type, its sub-classes (credit note, pro forma, utility bill), organisation and country.',
     },
     pageCount: { type: "integer", description: "Pages of the document." },
     matches: {
