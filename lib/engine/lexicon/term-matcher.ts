@@ -78,6 +78,14 @@ export function termTokens(line: string): string[] {
   const tokens = tokenize(normalized);
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
+    // Letter-spaced titles ("R E C H N U N G", "I N V O I C E") read as one word.
+    let k = i;
+    while (k < tokens.length && tokens[k].word.length === 1 && /\p{L}/u.test(tokens[k].word)) k++;
+    if (k - i >= 4) {
+      out.push(tokens.slice(i, k).map((t) => t.word).join(""));
+      i = k - 1;
+      continue;
+    }
     let j = i;
     while (j + 1 < tokens.length && normalized[tokens[j].index + tokens[j].word.length] === "-" && tokens[j + 1].index === tokens[j].index + tokens[j].word.length + 1) j++;
     if (j > i) {

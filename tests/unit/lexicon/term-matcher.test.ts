@@ -55,6 +55,12 @@ describe("term matcher", () => {
     expect(titles("Avoir")).toEqual([]);
   });
 
+  it("reads letter-spaced titles as one word", () => {
+    expect(titles("R E C H N U N G")).toEqual(["invoice:phrase"]);
+    expect(titles("F A C T U R E")).toEqual(["invoice:phrase"]);
+    expect(evidence("F A C T U R E  N° 12")).toEqual(["invoiceRef"]);
+  });
+
   it("joins compounds written with hyphens when the joined word has a known head", () => {
     expect(termTokens("Pro-forma-Rechnung")).toEqual(["proformarechnung"]);
     expect(termTokens("E-Mail: x@y.de")).toEqual(["e", "mail", "x", "y", "de"]);
