@@ -46,7 +46,7 @@ const TITLES: { type: DocumentType | null; sub?: Subclass; names: Names }[] = [
   {
     type: "invoice",
     names: {
-      en: ["invoice", "tax invoice", "commercial invoice", "sales invoice", "vat invoice", "~bill", "~vendor bill", "~debit note", "~e-invoice"],
+      en: ["invoice", "tax invoice", "commercial invoice", "sales invoice", "vat invoice", "~~bill", "~vendor bill", "~bill of supply", "~debit note", "~e-invoice"],
       de: ["rechnung", "faktura", "~honorarnote", "~liquidation"],
       fr: ["facture", "facture acompte", "~note honoraires", "~note de debit", "~facturation"],
       es: ["factura", "factura simplificada", "~minuta", "~nota de debito"],
@@ -227,10 +227,17 @@ const TITLES: { type: DocumentType | null; sub?: Subclass; names: Names }[] = [
     },
   },
   {
+    // Words that end in a type's noun but name accounts, calculations or laws.
     type: null,
     names: {
-      de: ["abrechnung", "berechnung", "verrechnung", "hochrechnung", "umrechnung", "kostenrechnung", "rechnungswesen"],
-      nl: ["afrekening"],
+      en: ["finance bill", "appropriation bill", "appropriations bill", "bill of rights", "bill of materials", "bill of quantities"],
+      de: [
+        "abrechnung", "berechnung", "verrechnung", "hochrechnung", "umrechnung", "kostenrechnung", "rechnungswesen",
+        "jahresrechnung", "staatsrechnung", "gemeinderechnung", "gesamtrechnung", "finanzrechnung", "erfolgsrechnung",
+        "betriebsrechnung", "investitionsrechnung", "verwaltungsrechnung", "wahrscheinlichkeitsrechnung",
+        "differentialrechnung", "integralrechnung", "vektorrechnung", "bruchrechnung", "prozentrechnung", "zinsrechnung",
+      ],
+      nl: ["afrekening", "jaarrekening", "verliesrekening", "resultatenrekening", "rekeningcourant"],
     },
   },
 ];

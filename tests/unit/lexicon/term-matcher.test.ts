@@ -66,3 +66,10 @@ describe("term matcher", () => {
     expect(termTokens("E-Mail: x@y.de")).toEqual(["e", "mail", "x", "y", "de"]);
   });
 });
+
+describe("words that end in a type's noun but name something else", () => {
+  it("annual accounts, calculus and laws are no invoices", () => {
+    for (const w of ["Jahresrechnung 2023", "Erfolgsrechnung", "Wahrscheinlichkeitsrechnung", "Jaarrekening 2023", "Finance Bill 2024"])
+      expect(titles(w), w).toEqual(["null:phrase"]);
+  });
+});
