@@ -5,9 +5,10 @@ import { defineOperation } from "@/lib/operations/types";
 /**
  * POST /v1/pdf/classifier — classes of a PDF, JPG, PNG or TIFF document in `body.classes`
  * (always inline). With `rulescsv`/`rulescsvurl`: every class whose keywords match, in rule
- * order. Without rules: the built-in classification (document type, then the issuing
- * organisation and the country where they can be read). docs/intelligence.md has the rules
- * format and the built-in types. Cost: 1 credit per call plus 1 per page.
+ * order. Without rules: the built-in classification (document type; for an invoice its
+ * sub-classes credit note, pro forma, utility bill; then the issuing organisation and the
+ * country when the evidence agrees). docs/intelligence.md has the rules format and the
+ * built-in types. Cost: 1 credit per call plus 1 per page.
  */
 const bool = (label: string, help: string) => meta(z.boolean().optional(), { label, help, advanced: true });
 
@@ -76,7 +77,7 @@ export const operation = defineOperation({
   response: z.object({
     body: z
       .object({ classes: z.array(z.object({ class: z.string() })) })
-      .describe("The matching classes in rule order, or the built-in type, organisation and country."),
+      .describe("The matching classes in rule order, or the built-in type, its sub-classes (credit note, pro forma, utility bill), organisation and country."),
     matches: z
       .array(z.record(z.string(), z.unknown()))
       .optional()
