@@ -1,0 +1,290 @@
+import "server-only";
+import * as mupdf from "mupdf";
+
+/**
+ * The glyphs a PDF page draws, as MuPDF's interpreter shows them: font, glyph id, the Unicode
+ * text MuPDF gives it (ToUnicode, encodings), the pen position and the glyph's matrix in the
+ * page's displayed space (points, top-left origin, after RotationAngle). PDF → HTML positions
+ * its text runs from these and builds the web fonts from the glyphs used.
+ */
+export interface Glyph {
+  /** Index in the FontTable. */
+  font: number;
+  gid: number;
+  /** Unicode text (several characters for a ligature; "" when the PDF gives none). */
+  text: string;
+  /** Pen position (baseline start). */
+  x: number;
+  y: number;
+  /** Linear part of the glyph matrix: (a, b) the em's x axis, (c, d) its y axis (upwards), in points. */
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+  kind: "fill" | "stroke" | "invisible";
+  /** Index among the page's filled and stroked glyph items (see glyphFilter); -1 for invisible text. */
+  seq: number;
+  wmode: number;
+}
+
+export interface FontEntry {
+  font: mupdf.Font;
+  /** Name without a subset prefix. */
+  name: string;
+  /** Glyph id → the texts it was shown with. */
+  uses: Map<number, Set<string>>;
+  advances: Map<number, number>;
+}
+
+/** Fonts met on the pages of one conversion, each kept alive until destroy(). */
+export class FontTable {
+  readonly entries: FontEntry[] = [];
+  private readonly byPointer = new Map<number, number>();
+
+  index(font: mupdf.Font): number {
+    const ptr = font.pointer as unknown as number;
+    let i = this.byPointer.get(ptr);
+    if (i === undefined) {
+      // A second reference: the font outlives the walk's wrapper (MuPDF counts references).
+      const kept = new mupdf.Font(ptr as never);
+      i = this.entries.length;
+      this.entries.push({ font: kept, name: kept.getName().replace(/^[A-Z]{6}\+/, ""), uses: new Map(), advances: new Map() });
+      this.byPointer.set(ptr, i);
+    }
+    return i;
+  }
+
+  /** Advance of a glyph in em (the PDF's widths where it gives them). */
+  advance(font: number, gid: number, wmode = 0): number {
+    const e = this.entries[font];
+    let w = e.advances.get(gid);
+    if (w === undefined) {
+      w = gid >= 0 ? e.font.advanceGlyph(gid, wmode) : 0;
+      if (!Number.isFinite(w)) w = 0;
+      e.advances.set(gid, w);
+    }
+    return w;
+  }
+
+  destroy(): void {
+    for (const e of this.entries) e.font.destroy();
+    this.entries.length = 0;
+    this.byPointer.clear();
+  }
+}
+
+export const expandLigatures = (s: string) => s.replace(/[\ufb00-\ufb06]/g, (c) => c.normalize("NFKC"));
+
+/** Runs the page through a device that records its glyphs (nothing is drawn). */
+export function collectGlyphs(page: mupdf.Page, matrix: mupdf.Matrix, table: FontTable): Glyph[] {
+  const glyphs: Glyph[] = [];
+  let seq = 0;
+  const walk = (text: mupdf.Text, ctm: mupdf.Matrix, kind: Glyph["kind"]) => {
+    let last: Glyph | null = null;
+    text.walk({
+      showGlyph(font, trm, gid, uni, wmode) {
+        const s = kind === "invisible" ? -1 : seq++;
+        // Ligature characters (U+FB00–FB06) as their letters, as the page's words have them.
+        const ch = uni > 0 && uni <= 0x10ffff ? expandLigatures(String.fromCodePoint(uni)) : "";
+        if (gid < 0) {
+          // The further characters of a glyph that stands for several (a ligature).
+          if (last) last.text += ch;
+          return;
+        }
+        const m = mupdf.Matrix.concat(trm, ctm);
+        last = { font: table.index(font), gid, text: ch, x: m[4], y: m[5], a: m[0], b: m[1], c: m[2], d: m[3], kind, seq: s, wmode: wmode ?? 0 };
+        glyphs.push(last);
+      },
+    });
+  };
+  const device = new mupdf.Device({
+    fillText(text, ctm, cs) {
+      try {
+        walk(text, ctm, "fill");
+      } finally {
+        text.destroy();
+        cs.destroy();
+      }
+    },
+    strokeText(text, stroke, ctm, cs) {
+      try {
+        walk(text, ctm, "stroke");
+      } finally {
+        text.destroy();
+        stroke.destroy();
+        cs.destroy();
+      }
+    },
+    ignoreText(text, ctm) {
+      try {
+        walk(text, ctm, "invisible");
+      } finally {
+        text.destroy();
+      }
+    },
+    clipText(text, ctm) {
+      try {
+        walk(text, ctm, "invisible");
+      } finally {
+        text.destroy();
+      }
+    },
+  });
+  try {
+    page.run(device, matrix);
+    device.close();
+  } finally {
+    device.destroy();
+  }
+  for (const g of glyphs) {
+    const uses = table.entries[g.font].uses;
+    const set = uses.get(g.gid) ?? new Set<string>();
+    set.add(g.text);
+    uses.set(g.gid, set);
+  }
+  return glyphs;
+}
+
+/**
+ * A TextFilter's keepText (lib/engine/pdf/render-without-text.ts) keeping the glyph items whose
+ * sequence number (counted as in collectGlyphs over the same page and matrix) is marked in `keep`.
+ */
+export function glyphFilter(keep: Uint8Array): (text: mupdf.Text) => mupdf.Text | null {
+  let seq = 0;
+  return (text) => {
+    let out: mupdf.Text | null = null;
+    let keepLast = false;
+    text.walk({
+      showGlyph(font, trm, gid, uni, wmode) {
+        const s = seq++;
+        const k = gid < 0 ? keepLast : keep[s] === 1;
+        if (gid >= 0) keepLast = k;
+        if (!k) return;
+        out ??= new mupdf.Text();
+        out.showGlyph(font, trm, gid, uni, wmode ?? 0);
+      },
+    });
+    return out;
+  };
+}
+
+/** Clockwise quarter turns (RotationAngle) of a page of size w × h as a matrix on displayed coordinates. */
+export function turnMatrix(q: number, w: number, h: number): mupdf.Matrix {
+  switch (((q % 4) + 4) % 4) {
+    case 1:
+      return [0, 1, -1, 0, h, 0];
+    case 2:
+      return [-1, 0, 0, -1, w, h];
+    case 3:
+      return [0, -1, 1, 0, 0, w];
+    default:
+      return mupdf.Matrix.identity;
+  }
+}
+
+export interface FontFacts {
+  /** A font program is embedded (FontFile, FontFile2 or FontFile3). */
+  embedded: boolean;
+  type3: boolean;
+}
+
+const normName = (n: string) => n.replace(/^[A-Z]{6}\+/, "").toLowerCase();
+
+/**
+ * Embedded or not, by font name, for the fonts a page's resources reach (forms, patterns,
+ * soft masks, annotation appearances, Type3 glyph resources). MuPDF names a font after its
+ * BaseFont, so the HTML side can tell a substituted standard font from an embedded one.
+ */
+export function fontFacts(doc: mupdf.PDFDocument, pageIndex: number, into = new Map<string, FontFacts>()): Map<string, FontFacts> {
+  const seen = new Set<number>();
+  let budget = 5000;
+  const visitFont = (f: mupdf.PDFObject) => {
+    const font = f.resolve();
+    if (!font.isDictionary()) return;
+    const subtype = font.get("Subtype").isName() ? font.get("Subtype").asName() : "";
+    const base = font.get("BaseFont");
+    let name = base.isName() ? base.asName() : "";
+    let desc = font.get("FontDescriptor");
+    if (subtype === "Type0") {
+      const d0 = font.get("DescendantFonts").resolve();
+      const child = d0.isArray() ? d0.get(0).resolve() : d0;
+      if (child.isDictionary()) {
+        desc = child.get("FontDescriptor");
+        const cb = child.get("BaseFont");
+        if (!name && cb.isName()) name = cb.asName();
+      }
+    }
+    if (subtype === "Type3") {
+      visitResources(font.get("Resources"));
+      if (name) into.set(normName(name), { embedded: false, type3: true });
+      return;
+    }
+    if (!name) return;
+    const d = desc.resolve();
+    const embedded = d.isDictionary() && ["FontFile", "FontFile2", "FontFile3"].some((k) => !d.get(k).isNull());
+    const key = normName(name);
+    const prev = into.get(key);
+    // One embedded copy is enough: MuPDF's outlines for it are the real ones.
+    into.set(key, { embedded: embedded || (prev?.embedded ?? false), type3: false });
+  };
+  const visitXObjects = (dict: mupdf.PDFObject) => {
+    const d = dict.resolve();
+    if (!d.isDictionary()) return;
+    d.forEach((x) => {
+      if (budget-- <= 0) return;
+      if (x.isIndirect()) {
+        const n = x.asIndirect();
+        if (seen.has(n)) return;
+        seen.add(n);
+      }
+      const o = x.resolve();
+      if (!o.isDictionary() && !o.isStream()) return;
+      visitResources(o.get("Resources"));
+    });
+  };
+  const visitResources = (res: mupdf.PDFObject) => {
+    if (budget-- <= 0) return;
+    if (res.isIndirect()) {
+      const n = res.asIndirect();
+      if (seen.has(n)) return;
+      seen.add(n);
+    }
+    const r = res.resolve();
+    if (!r.isDictionary()) return;
+    const fonts = r.get("Font").resolve();
+    if (fonts.isDictionary()) fonts.forEach((f) => visitFont(f));
+    visitXObjects(r.get("XObject"));
+    visitXObjects(r.get("Pattern"));
+    const gs = r.get("ExtGState").resolve();
+    if (gs.isDictionary()) {
+      gs.forEach((s) => {
+        const mask = s.resolve().get("SMask").resolve();
+        if (mask.isDictionary()) visitResources(mask.get("G").resolve().get("Resources"));
+      });
+    }
+  };
+  try {
+    const page = doc.findPage(pageIndex);
+    visitResources(page.getInheritable("Resources"));
+    const annots = page.get("Annots").resolve();
+    if (annots.isArray()) {
+      annots.forEach((a) => {
+        const ap = a.resolve().get("AP").resolve();
+        if (!ap.isDictionary()) return;
+        ap.forEach((state) => {
+          const s = state.resolve();
+          if (s.isStream()) visitResources(s.get("Resources"));
+          else if (s.isDictionary()) s.forEach((x) => visitResources(x.resolve().get("Resources")));
+        });
+      });
+    }
+  } catch {
+    // Damaged resources: the names found so far are enough; unknown fonts count as embedded.
+  }
+  return into;
+}
+
+/** Facts about a MuPDF font by its name (unknown names: treated as embedded). */
+export function factsFor(facts: Map<string, FontFacts>, fontName: string): FontFacts {
+  return facts.get(normName(fontName)) ?? { embedded: true, type3: false };
+}
