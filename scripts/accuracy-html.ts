@@ -16,7 +16,8 @@
  *
  * Flags: --profiles='{"EmbedFonts":false}' (profile keys for every conversion);
  *        --only=NAME (pages whose name contains NAME); --save=DIR (write HTML and PNGs);
- *        --all-pages (also convert every page of every corpus PDF and report failures).
+ *        --all-pages (also convert every page of every corpus PDF and report failures);
+ *        --verbose (the words missing from / extra in the HTML).
  * Run: bash scripts/quire.sh run scripts/accuracy-html.ts [flags]
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -42,6 +43,7 @@ const profiles = flag("profiles") ? (JSON.parse(flag("profiles")!) as Record<str
 const only = flag("only");
 const saveDir = flag("save");
 const allPages = args.includes("--all-pages");
+const verbose = args.includes("--verbose");
 
 function corpusDir(): string | null {
   for (const d of [path.resolve(process.cwd(), "../shared/corpus/pdf-info"), "/work/shared/corpus/pdf-info"]) {
@@ -266,6 +268,17 @@ async function measure(browser: Browser, s: Sample): Promise<Row> {
     const a = words.map((w) => w.text);
     const b = htmlWords.map((w) => w.text.normalize("NFKC"));
     const pairs = lcsPairs(a, b);
+    if (verbose) {
+      const left = new Map<string, number>();
+      for (const x of b) left.set(x, (left.get(x) ?? 0) + 1);
+      const missing = a.filter((x) => {
+        const n = left.get(x) ?? 0;
+        if (n > 0) left.set(x, n - 1);
+        return n === 0;
+      });
+      const extra = [...left.entries()].filter(([, n]) => n > 0).map(([x, n]) => (n > 1 ? `${x}×${n}` : x));
+      console.log(`  missing: ${missing.slice(0, 30).join(" ")}\n  extra: ${extra.slice(0, 30).join(" ")}`);
+    }
     const dists = pairs.map(([i, j]) => {
       const p = words[i];
       const q = htmlWords[j];
@@ -280,7 +293,8 @@ async function measure(browser: Browser, s: Sample): Promise<Row> {
       writeFileSync(`${base}.pdf.png`, ref);
       writeFileSync(`${base}.html.png`, shot);
     }
-    return { name: s.name, f1: f1(a, b), offset: median(dists), ssim: score, kb: Buffer.byteLength(html) / 1024, ms };
+    // A page without text has no F1 (OCR may still find words in its pictures).
+    return { name: s.name, f1: a.length ? f1(a, b) : undefined, offset: median(dists), ssim: score, kb: Buffer.byteLength(html) / 1024, ms };
   } finally {
     await tab.close();
   }
@@ -361,7 +375,10 @@ async function main() {
     await browser.close();
   }
   const ok = rows.filter((r) => !r.error);
-  const mean = (k: "f1" | "offset" | "ssim" | "kb" | "ms", rs = ok) => rs.reduce((s, r) => s + (Number.isNaN(r[k]!) ? 0 : r[k]!), 0) / Math.max(1, rs.length);
+  const mean = (k: "f1" | "offset" | "ssim" | "kb" | "ms", rs = ok) => {
+    const xs = rs.map((r) => r[k]).filter((x): x is number => x !== undefined && !Number.isNaN(x));
+    return xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
+  };
   for (const [label, group] of [
     ["generated", ok.filter((r) => r.name.startsWith("gen/"))],
     ["corpus", ok.filter((r) => !r.name.startsWith("gen/"))],
@@ -369,7 +386,7 @@ async function main() {
   ] as const) {
     if (group.length === 0) continue;
     console.log(
-      `mean ${label.padEnd(10)} pages ${String(group.length).padStart(3)}  F1 ${mean("f1", group).toFixed(3)}  offset(median of medians) ${median(group.map((r) => r.offset!).filter((x) => !Number.isNaN(x))).toFixed(2)} px  SSIM ${mean("ssim", group).toFixed(3)}  size ${mean("kb", group).toFixed(0)} KB  ${mean("ms", group).toFixed(0)} ms`,
+      `mean ${label.padEnd(10)} pages ${String(group.length).padStart(3)}  F1 ${group.some((r) => r.f1 !== undefined) ? mean("f1", group).toFixed(3) : "-"}  offset(median of medians) ${median(group.map((r) => r.offset!).filter((x) => !Number.isNaN(x))).toFixed(2)} px  SSIM ${mean("ssim", group).toFixed(3)}  size ${mean("kb", group).toFixed(0)} KB  ${mean("ms", group).toFixed(0)} ms`,
     );
   }
   const failing = rows.filter((r) => r.error || r.f1! < TARGET.f1 || r.offset! > TARGET.offset || r.ssim! < TARGET.ssim);

@@ -98,16 +98,17 @@ async function processImages(body: string, opts: DrawingOptions, images: Drawing
     const attrs = m[1];
     let type = m[2];
     let bytes: Buffer = Buffer.from(m[3].replace(/\s+/g, ""), "base64");
+    // Shown size: the image's user-space size times the nearest transform before it.
+    const w = Number(/width="([\d.]+)"/.exec(attrs)?.[1] ?? 0);
+    const h = Number(/height="([\d.]+)"/.exec(attrs)?.[1] ?? 0);
+    const before = body.slice(Math.max(0, m.index - 400), m.index);
+    const tm = [...before.matchAll(/transform="matrix\(([^)]*)\)"/g)].pop()?.[1].split(",").map(Number);
+    const shownW = w * (tm ? Math.hypot(tm[0], tm[1]) : 1) * opts.scale;
+    const shownH = h * (tm ? Math.hypot(tm[2], tm[3]) : 1) * opts.scale;
+    // A few pixels blown up (a pixel-art image, a scan shown at 4×): square pixels, as PDF viewers draw them.
+    const pixels = w > 0 ? shownW / w : 0;
+    const extra = pixels >= 4 ? ' style="image-rendering:pixelated"' : "";
     if (opts.optimizeImages) {
-      // Shown size: the image's user-space size times the nearest transform before it.
-      const w = Number(/width="([\d.]+)"/.exec(attrs)?.[1] ?? 0);
-      const h = Number(/height="([\d.]+)"/.exec(attrs)?.[1] ?? 0);
-      const before = body.slice(Math.max(0, m.index - 400), m.index);
-      const tm = [...before.matchAll(/transform="matrix\(([^)]*)\)"/g)].pop()?.[1].split(",").map(Number);
-      const sx = tm ? Math.hypot(tm[0], tm[1]) : 1;
-      const sy = tm ? Math.hypot(tm[2], tm[3]) : 1;
-      const shownW = w * sx * opts.scale;
-      const shownH = h * sy * opts.scale;
       const smaller = await shrink(bytes, type, shownW, shownH);
       if (smaller) {
         bytes = smaller.bytes;
@@ -122,13 +123,16 @@ async function processImages(body: string, opts: DrawingOptions, images: Drawing
     } else {
       href = `data:${type};base64,${bytes.toString("base64")}`;
     }
-    parts.push(`<image${attrs}xlink:href="${href}"`);
+    parts.push(`<image${attrs}${extra ? `${extra.trim()} ` : ""}xlink:href="${href}"`);
   }
   parts.push(body.slice(last));
   return parts.join("");
 }
 
-/** The image at twice its shown size when it is more than that, in its own format; null to keep it. */
+/**
+ * The image at most twice its shown size, in its own format; a photograph stored losslessly
+ * (an opaque PNG that JPEG halves) as JPEG. Null to keep it as it is.
+ */
 async function shrink(bytes: Buffer, type: string, shownW: number, shownH: number): Promise<{ bytes: Buffer; type: string } | null> {
   if (!(shownW > 0 && shownH > 0) || (type !== "image/jpeg" && type !== "image/png")) return null;
   try {
@@ -137,10 +141,22 @@ async function shrink(bytes: Buffer, type: string, shownW: number, shownH: numbe
     const h = meta.height ?? 0;
     const tw = Math.max(1, Math.round(shownW * 2));
     const th = Math.max(1, Math.round(shownH * 2));
-    if (w <= tw * 1.25 || h <= th * 1.25) return null;
-    const img = sharp(bytes).resize(tw, th, { fit: "fill" });
-    const out = type === "image/jpeg" ? await img.jpeg({ quality: 85, mozjpeg: true }).toBuffer() : await img.png({ compressionLevel: 9 }).toBuffer();
-    return out.length < bytes.length ? { bytes: out, type } : null;
+    const resize = w > tw * 1.25 && h > th * 1.25;
+    const photo = type === "image/png" && !meta.hasAlpha && bytes.length > 64 * 1024;
+    if (!resize && !photo) return null;
+    let img = sharp(bytes);
+    if (resize) img = img.resize(tw, th, { fit: "fill" });
+    let best: { bytes: Buffer; type: string } | null = null;
+    if (type === "image/jpeg") best = { bytes: await img.jpeg({ quality: 85, mozjpeg: true }).toBuffer(), type };
+    else {
+      const png = resize ? await img.clone().png({ compressionLevel: 9 }).toBuffer() : bytes;
+      best = { bytes: png, type };
+      if (photo) {
+        const jpg = await img.clone().jpeg({ quality: 85, mozjpeg: true }).toBuffer();
+        if (jpg.length * 2 < png.length) best = { bytes: jpg, type: "image/jpeg" };
+      }
+    }
+    return best.bytes.length < bytes.length ? best : null;
   } catch {
     return null;
   }

@@ -232,7 +232,8 @@ async function richPage(
   if (fonts) {
     for (const g of glyphs) if (g.seq >= 0 && inArea(g.x, g.y)) keep[g.seq] = 1;
   }
-  const byWord = fonts ? assignGlyphs(page.words, glyphs, table) : new Map<Word, Glyph[]>();
+  // OCR words have no glyphs: the text layer's glyphs under them stay drawn.
+  const byWord = fonts ? assignGlyphs(page.words.filter((w) => !w.ocr), glyphs, table) : new Map<Word, Glyph[]>();
   const render = (w: Word, offX: number, offY: number): string => {
     const gl = byWord.get(w) ?? [];
     const runs = fonts && gl.length > 0 ? wordRuns(w, gl, table, fonts) : null;
@@ -259,12 +260,30 @@ async function richPage(
   const segments = analysePage(page, opts.table ?? {}, opts.area);
   const tables = segments.flatMap((x) => (x.kind === "table" ? [x.table] : []));
   const inTable = new Set<Word>();
-  const texts: string[] = [];
-  for (const t of tables) texts.push(positionedTable(t, page.words, s, inTable, render));
-  for (const w of page.words) {
-    if (inTable.has(w) || !inArea((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2)) continue;
-    texts.push(render(w, 0, 0));
+  // Tables take the place of their first word, so the document reads in the page's order.
+  const tableAt = new Map<Word, string>();
+  for (const t of tables) {
+    const before = new Set(inTable);
+    const html = positionedTable(t, page.words, s, inTable, render, joinWords);
+    const first = page.words.find((w) => inTable.has(w) && !before.has(w));
+    if (first) tableAt.set(first, html);
   }
+  const free: Word[] = [];
+  const texts: string[] = [];
+  const flush = () => {
+    if (free.length) texts.push(joinWords(free, (w) => render(w, 0, 0)));
+    free.length = 0;
+  };
+  for (const w of page.words) {
+    const t = tableAt.get(w);
+    if (t) {
+      flush();
+      texts.push(t);
+    }
+    if (inTable.has(w) || !inArea((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2)) continue;
+    free.push(w);
+  }
+  flush();
   if (drawn) {
     const p = doc.loadPage(page.index);
     try {
@@ -292,6 +311,30 @@ async function richPage(
   return out.join("\n");
 }
 
+/**
+ * Spans of words in order, apart by a line break (whitespace in the text) unless the next word
+ * touches this one on the same line: a word cut by a colour change reads as one word.
+ */
+function joinWords(words: Word[], one: (w: Word) => string): string {
+  let out = "";
+  words.forEach((w, i) => {
+    if (i > 0 && !touching(words[i - 1], w)) out += "\n";
+    out += one(w);
+  });
+  return out;
+}
+
+/** Neighbours on one line with (almost) no gap between them, across the line's direction or along it. */
+function touching(p: Word, w: Word): boolean {
+  if (p.lineId !== w.lineId) return false;
+  const f = Math.max(p.fontSize, w.fontSize);
+  const dx = Math.max(p.x0, w.x0) - Math.min(p.x1, w.x1);
+  const dy = Math.max(p.y0, w.y0) - Math.min(p.y1, w.y1);
+  const side = dy < -0.5 * Math.min(p.y1 - p.y0, w.y1 - w.y0) && dx > -0.2 * f && dx < 0.1 * f;
+  const stacked = dx < -0.5 * Math.min(p.x1 - p.x0, w.x1 - w.x0) && dy > -0.2 * f && dy < 0.1 * f;
+  return side || stacked;
+}
+
 function within(x: number, y: number, a: Area): boolean {
   return x >= a.x && x <= a.x + a.width && y >= a.y && y <= a.y + a.height;
 }
@@ -301,7 +344,9 @@ function span(w: Word, s: number, left: number, top: number, transparent = false
   // font is not the PDF's: a horizontal scale makes the word exactly as wide as in the PDF.
   const h = Math.max(1, (w.y1 - w.y0) * s);
   const natural = measureText(w.text, fontStack(w.fontName), w.bold, w.italic) * w.fontSize * s;
-  const k = natural > 0 ? Math.min(2, Math.max(0.5, ((w.x1 - w.x0) * s) / natural)) : 1;
+  // Transparent text only marks where the words are: fit it exactly; visible text within reason.
+  const [lo, hi] = transparent || w.ocr ? [0.05, 20] : [0.5, 2];
+  const k = natural > 0 ? Math.min(hi, Math.max(lo, ((w.x1 - w.x0) * s) / natural)) : 1;
   const scale = Math.abs(k - 1) > 0.01 ? `;transform:scaleX(${k.toFixed(3)})` : "";
   const style = transparent ? wordStyle({ ...w, ocr: true }, s) : wordStyle(w, s);
   return `<span class="w" style="left:${px(left)};top:${px(top)};height:${px(h)};line-height:${px(h)};${style}${scale}">${esc(w.text)}</span>`;
@@ -341,7 +386,14 @@ export function measureText(text: string, stack: string, bold: boolean, italic: 
  * A <table> at the table's place; its words keep their exact position inside their cell.
  * `render` draws a word given its cell's position (px).
  */
-function positionedTable(t: Table, words: Word[], s: number, used: Set<Word>, render: (w: Word, offX: number, offY: number) => string): string {
+function positionedTable(
+  t: Table,
+  words: Word[],
+  s: number,
+  used: Set<Word>,
+  render: (w: Word, offX: number, offY: number) => string,
+  join: (ws: Word[], one: (w: Word) => string) => string = (ws, one) => ws.map(one).join(" "),
+): string {
   const xs = t.columnEdges;
   const ys = t.rowEdges.length === t.rows.length + 1 ? t.rowEdges : evenEdges(t.y0, t.y1, t.rows.length);
   const nCols = xs.length - 1;
@@ -386,7 +438,7 @@ function positionedTable(t: Table, words: Word[], s: number, used: Set<Word>, re
       const sp = spanAt.get(key);
       const attrs = sp ? `${sp.colSpan > 1 ? ` colspan="${sp.colSpan}"` : ""}${sp.rowSpan > 1 ? ` rowspan="${sp.rowSpan}"` : ""}` : "";
       // Words apart by a space, so that the cell's text copies as words.
-      const inner = (cellWords.get(key) ?? []).map((w) => render(w, xs[c] * s, ys[r] * s)).join(" ");
+      const inner = join(cellWords.get(key) ?? [], (w) => render(w, xs[c] * s, ys[r] * s));
       out.push(`<td${attrs}>${inner}</td>`);
     }
     out.push("</tr>");
