@@ -196,50 +196,54 @@ const normName = (n: string) => n.replace(/^[A-Z]{6}\+/, "").toLowerCase();
  * BaseFont, so the HTML side can tell a substituted standard font from an embedded one.
  */
 export function fontFacts(doc: mupdf.PDFDocument, pageIndex: number, into = new Map<string, FontFacts>()): Map<string, FontFacts> {
+  // Every PDFObject wrapper made here is destroyed before returning: a wrapper left to the
+  // garbage collector may drop its object after the document is gone, which traps the WASM
+  // module (memory access out of bounds) in whatever job runs next.
+  const made: mupdf.PDFObject[] = [];
+  const T = (o: mupdf.PDFObject) => (made.push(o), o);
+  const get = (o: mupdf.PDFObject, key: string | number) => T(T(o.get(key)).resolve());
   const seen = new Set<number>();
   let budget = 5000;
-  const visitFont = (f: mupdf.PDFObject) => {
-    const font = f.resolve();
+  const visitFont = (font: mupdf.PDFObject) => {
     if (!font.isDictionary()) return;
-    const subtype = font.get("Subtype").isName() ? font.get("Subtype").asName() : "";
-    const base = font.get("BaseFont");
+    const st = get(font, "Subtype");
+    const subtype = st.isName() ? st.asName() : "";
+    const base = get(font, "BaseFont");
     let name = base.isName() ? base.asName() : "";
-    let desc = font.get("FontDescriptor");
+    let desc = get(font, "FontDescriptor");
     if (subtype === "Type0") {
-      const d0 = font.get("DescendantFonts").resolve();
-      const child = d0.isArray() ? d0.get(0).resolve() : d0;
+      const d0 = get(font, "DescendantFonts");
+      const child = d0.isArray() ? get(d0, 0) : d0;
       if (child.isDictionary()) {
-        desc = child.get("FontDescriptor");
-        const cb = child.get("BaseFont");
+        desc = get(child, "FontDescriptor");
+        const cb = get(child, "BaseFont");
         if (!name && cb.isName()) name = cb.asName();
       }
     }
     if (subtype === "Type3") {
-      visitResources(font.get("Resources"));
+      visitResources(T(font.get("Resources")));
       if (name) into.set(normName(name), { embedded: false, type3: true });
       return;
     }
     if (!name) return;
-    const d = desc.resolve();
-    const embedded = d.isDictionary() && ["FontFile", "FontFile2", "FontFile3"].some((k) => !d.get(k).isNull());
+    const embedded = desc.isDictionary() && ["FontFile", "FontFile2", "FontFile3"].some((k) => !T(desc.get(k)).isNull());
     const key = normName(name);
     const prev = into.get(key);
     // One embedded copy is enough: MuPDF's outlines for it are the real ones.
     into.set(key, { embedded: embedded || (prev?.embedded ?? false), type3: false });
   };
-  const visitXObjects = (dict: mupdf.PDFObject) => {
-    const d = dict.resolve();
+  const visitXObjects = (d: mupdf.PDFObject) => {
     if (!d.isDictionary()) return;
     d.forEach((x) => {
+      T(x);
       if (budget-- <= 0) return;
       if (x.isIndirect()) {
         const n = x.asIndirect();
         if (seen.has(n)) return;
         seen.add(n);
       }
-      const o = x.resolve();
-      if (!o.isDictionary() && !o.isStream()) return;
-      visitResources(o.get("Resources"));
+      const o = T(x.resolve());
+      if (o.isDictionary() || o.isStream()) visitResources(T(o.get("Resources")));
     });
   };
   const visitResources = (res: mupdf.PDFObject) => {
@@ -249,37 +253,39 @@ export function fontFacts(doc: mupdf.PDFDocument, pageIndex: number, into = new 
       if (seen.has(n)) return;
       seen.add(n);
     }
-    const r = res.resolve();
+    const r = T(res.resolve());
     if (!r.isDictionary()) return;
-    const fonts = r.get("Font").resolve();
-    if (fonts.isDictionary()) fonts.forEach((f) => visitFont(f));
-    visitXObjects(r.get("XObject"));
-    visitXObjects(r.get("Pattern"));
-    const gs = r.get("ExtGState").resolve();
+    const fonts = get(r, "Font");
+    if (fonts.isDictionary()) fonts.forEach((f) => visitFont(T(T(f).resolve())));
+    visitXObjects(get(r, "XObject"));
+    visitXObjects(get(r, "Pattern"));
+    const gs = get(r, "ExtGState");
     if (gs.isDictionary()) {
-      gs.forEach((s) => {
-        const mask = s.resolve().get("SMask").resolve();
-        if (mask.isDictionary()) visitResources(mask.get("G").resolve().get("Resources"));
+      gs.forEach((x) => {
+        const mask = get(T(T(x).resolve()), "SMask");
+        if (mask.isDictionary()) visitResources(T(get(mask, "G").get("Resources")));
       });
     }
   };
   try {
-    const page = doc.findPage(pageIndex);
-    visitResources(page.getInheritable("Resources"));
-    const annots = page.get("Annots").resolve();
+    const page = T(doc.findPage(pageIndex));
+    visitResources(T(page.getInheritable("Resources")));
+    const annots = get(page, "Annots");
     if (annots.isArray()) {
       annots.forEach((a) => {
-        const ap = a.resolve().get("AP").resolve();
+        const ap = get(T(T(a).resolve()), "AP");
         if (!ap.isDictionary()) return;
         ap.forEach((state) => {
-          const s = state.resolve();
-          if (s.isStream()) visitResources(s.get("Resources"));
-          else if (s.isDictionary()) s.forEach((x) => visitResources(x.resolve().get("Resources")));
+          const st = T(T(state).resolve());
+          if (st.isStream()) visitResources(T(st.get("Resources")));
+          else if (st.isDictionary()) st.forEach((x) => visitResources(T(T(T(x).resolve()).get("Resources"))));
         });
       });
     }
   } catch {
     // Damaged resources: the names found so far are enough; unknown fonts count as embedded.
+  } finally {
+    for (const o of made) o.destroy();
   }
   return into;
 }

@@ -30,6 +30,17 @@ export interface TextFilter {
   onImage?(image: mupdf.Image, ctm: mupdf.Matrix): void;
 }
 
+/**
+ * MuPDF.js (1.28) wraps the shading it hands to fillShade without taking a reference, yet
+ * registers a finalizer that drops one: once the garbage collector runs it, the shading is
+ * freed twice and the WASM heap is corrupted (a later call traps with "memory access out of
+ * bounds", often while another document is being freed). The wrapper is let go without a drop.
+ */
+function disown(sh: mupdf.Shade): void {
+  (mupdf.Shade as unknown as { _finalizer?: FinalizationRegistry<unknown> })._finalizer?.unregister(sh);
+  (sh as unknown as { pointer: number }).pointer = 0;
+}
+
 /** Runs a page through `target`, leaving out its text (see TextFilter for what may stay). */
 export function runWithoutText(page: mupdf.Page, target: mupdf.Device, matrix: mupdf.Matrix, filter: TextFilter = {}): void {
   const device = withoutTextDevice(target, filter);
@@ -82,7 +93,7 @@ export function withoutTextDevice(target: mupdf.Device, filter: TextFilter = {})
       }
     },
     ignoreText: (t) => t.destroy(),
-    fillShade: (sh, ctm, a) => draw.fillShade(sh, ctm, a),
+    fillShade: (sh, ctm, a) => (draw.fillShade(sh, ctm, a), disown(sh)),
     fillImage: (img, ctm, a) => {
       try {
         filter.onImage?.(img, ctm);
