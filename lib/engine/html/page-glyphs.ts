@@ -34,6 +34,8 @@ export interface FontEntry {
   /** Glyph id → the texts it was shown with. */
   uses: Map<number, Set<string>>;
   advances: Map<number, number>;
+  /** Pen advances seen on the pages (em), per glyph: the PDF's widths, which the font program may round differently. */
+  seen: Map<number, number[]>;
 }
 
 /** Fonts met on the pages of one conversion, each kept alive until destroy(). */
@@ -48,22 +50,39 @@ export class FontTable {
       // A second reference: the font outlives the walk's wrapper (MuPDF counts references).
       const kept = new mupdf.Font(ptr as never);
       i = this.entries.length;
-      this.entries.push({ font: kept, name: kept.getName().replace(/^[A-Z]{6}\+/, ""), uses: new Map(), advances: new Map() });
+      this.entries.push({ font: kept, name: kept.getName().replace(/^[A-Z]{6}\+/, ""), uses: new Map(), advances: new Map(), seen: new Map() });
       this.byPointer.set(ptr, i);
     }
     return i;
   }
 
-  /** Advance of a glyph in em (the PDF's widths where it gives them). */
+  /** Advance of a glyph in em: as the pages set it (median of what was seen), else the font's. */
   advance(font: number, gid: number, wmode = 0): number {
     const e = this.entries[font];
     let w = e.advances.get(gid);
     if (w === undefined) {
-      w = gid >= 0 ? e.font.advanceGlyph(gid, wmode) : 0;
-      if (!Number.isFinite(w)) w = 0;
+      w = this.ownAdvance(font, gid, wmode);
+      const seen = e.seen.get(gid);
+      if (seen?.length) w = [...seen].sort((a, b) => a - b)[seen.length >> 1];
       e.advances.set(gid, w);
     }
     return w;
+  }
+
+  /** The font program's advance (em). */
+  ownAdvance(font: number, gid: number, wmode = 0): number {
+    const w = gid >= 0 ? this.entries[font].font.advanceGlyph(gid, wmode) : 0;
+    return Number.isFinite(w) ? w : 0;
+  }
+
+  /** Records a pen advance seen on a page; kept only near the font's own (a kern or a word gap is not a width). */
+  observe(font: number, gid: number, advance: number): void {
+    const e = this.entries[font];
+    if (Math.abs(advance - this.ownAdvance(font, gid)) > 0.05) return;
+    const list = e.seen.get(gid) ?? [];
+    if (list.length < 15) list.push(advance);
+    e.seen.set(gid, list);
+    e.advances.delete(gid);
   }
 
   destroy(): void {
@@ -92,8 +111,14 @@ export function collectGlyphs(page: mupdf.Page, matrix: mupdf.Matrix, table: Fon
           return;
         }
         const m = mupdf.Matrix.concat(trm, ctm);
-        last = { font: table.index(font), gid, text: ch, x: m[4], y: m[5], a: m[0], b: m[1], c: m[2], d: m[3], kind, seq: s, wmode: wmode ?? 0 };
-        glyphs.push(last);
+        const g: Glyph = { font: table.index(font), gid, text: ch, x: m[4], y: m[5], a: m[0], b: m[1], c: m[2], d: m[3], kind, seq: s, wmode: wmode ?? 0 };
+        // The previous glyph's advance as set on the page: the pen moved along the same matrix.
+        if (last && last.font === g.font && last.a === g.a && last.b === g.b && last.c === g.c && last.d === g.d) {
+          const ux = Math.hypot(g.a, g.b);
+          if (ux > 0) table.observe(last.font, last.gid, ((g.x - last.x) * g.a + (g.y - last.y) * g.b) / (ux * ux));
+        }
+        last = g;
+        glyphs.push(g);
       },
     });
   };
