@@ -324,16 +324,16 @@ function joinWords(words: Word[], one: (w: Word) => string): string {
   return out;
 }
 
-/** Neighbours on one line with (almost) no gap between them, across the line's direction or along it. */
+/** Left-to-right neighbours on one line, the second starting where the first ends. */
 function touching(p: Word, w: Word): boolean {
-  if (p.lineId !== w.lineId) return false;
+  if (p.lineId !== w.lineId || RTL.test(p.text) || RTL.test(w.text)) return false;
   const f = Math.max(p.fontSize, w.fontSize);
-  const dx = Math.max(p.x0, w.x0) - Math.min(p.x1, w.x1);
+  const gap = w.x0 - p.x1;
   const dy = Math.max(p.y0, w.y0) - Math.min(p.y1, w.y1);
-  const side = dy < -0.5 * Math.min(p.y1 - p.y0, w.y1 - w.y0) && dx > -0.2 * f && dx < 0.1 * f;
-  const stacked = dx < -0.5 * Math.min(p.x1 - p.x0, w.x1 - w.x0) && dy > -0.2 * f && dy < 0.1 * f;
-  return side || stacked;
+  return dy < -0.5 * Math.min(p.y1 - p.y0, w.y1 - w.y0) && gap > -0.2 * f && gap < 0.1 * f && w.x1 > p.x1;
 }
+
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
 
 function within(x: number, y: number, a: Area): boolean {
   return x >= a.x && x <= a.x + a.width && y >= a.y && y <= a.y + a.height;
