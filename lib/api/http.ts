@@ -66,13 +66,15 @@ export interface WireRequest<F = never> {
 /**
  * Reads parameters from the query string and the body (JSON, urlencoded or multipart); body
  * fields win over query fields with the same name. Multipart file parts are never held in memory:
- * each is handed to `onFile` as a stream (to storage), the whole body counted against `maxBytes`.
+ * each is handed to `onFile` as a stream (to storage), the whole body counted against `maxBytes`;
+ * when the body fails, what `onFile` made is handed to `onDiscard`.
  */
 export async function readWireRequest<F = never>(
   req: IncomingMessage,
   url: URL,
   maxBytes: number,
   onFile?: (part: FilePart) => Promise<F>,
+  onDiscard?: (file: F) => Promise<void>,
 ): Promise<WireRequest<F>> {
   const fields: Record<string, unknown> = {};
   for (const [k, v] of url.searchParams) fields[k] = v;
@@ -80,10 +82,16 @@ export async function readWireRequest<F = never>(
   if (req.method === "GET" || req.method === "HEAD") return { fields, files };
   const type = (req.headers["content-type"] ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) {
-    await readMultipart(req, maxBytes, fields, async (part, index) => {
-      if (onFile) files[index] = await onFile(part);
-      else part.stream.resume();
-    });
+    try {
+      await readMultipart(req, maxBytes, fields, async (part, index) => {
+        if (onFile) files[index] = await onFile(part);
+        else part.stream.resume();
+      });
+    } catch (e) {
+      // The body failed after some parts were stored: they go too.
+      for (const f of files) if (f !== undefined) await onDiscard?.(f).catch(() => {});
+      throw e;
+    }
     return { fields, files };
   }
   const buf = await readBodyBuffer(req, maxBytes);
@@ -134,6 +142,9 @@ async function readMultipart(
   parser.on("field", (name, value) => (fields[name] = value));
   parser.on("file", (field, stream, info) => {
     const part = { field, name: info.filename || "upload", contentType: info.mimeType, stream };
+    // Its reader sees an error through its own iteration; this keeps one with no reader left from
+    // becoming an uncaught 'error' event.
+    stream.on("error", () => {});
     streams.push(stream);
     parts.push(
       onPart(part, parts.length).catch((e: unknown) => {

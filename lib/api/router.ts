@@ -9,6 +9,7 @@ import { authenticate, type Caller } from "./auth";
 import { parseParams } from "@/lib/operations/wire";
 import { submitOperation } from "./submit";
 import { keepChosenParts, storePart } from "./uploads";
+import { deleteFileRow } from "@/lib/storage/local-store";
 import { routes, type Route } from "./routes";
 import { JsonReply, compilePath, matchPath, type RouteContext, type RouteAuth } from "./define-route";
 
@@ -120,7 +121,7 @@ async function runRoute(route: Route, base: Base) {
  * becomes the source (every part, for an operation that takes several files).
  */
 async function runOperation(op: OperationDefinition, req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller, started: number) {
-  const wire = await readWireRequest(req, url, JSON_MAX, (part) => storePart(caller, part));
+  const wire = await readWireRequest(req, url, JSON_MAX, (part) => storePart(caller, part), (p) => deleteFileRow(p.id));
   const parts = await keepChosenParts(wire.files, op.input === "images");
   if (parts.length) wire.fields.url = parts.map((p) => p.url).join(",");
   const params = parseParams(wire.fields, op.params) as Record<string, unknown>;

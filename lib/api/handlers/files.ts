@@ -39,7 +39,7 @@ export const presignedUpload: KeyHandler<typeof s.presignedResponse, typeof s.pr
 
 /** POST /v1/file/upload: the `file` part (else the first) streams to storage; `name` renames it. */
 export const multipartUpload: KeyHandler<typeof s.uploadResponse, typeof s.multipartUploadInput> = async ({ req, url, caller }) => {
-  const wire = await readWireRequest(req, url, getConfig().uploadMaxBytes, (part) => storePart(caller, part));
+  const wire = await readWireRequest(req, url, getConfig().uploadMaxBytes, (part) => storePart(caller, part), (p) => deleteFileRow(p.id));
   const [file] = await keepChosenParts(wire.files, false);
   if (!file) throw new QuireError(400, "file: send the file as a multipart/form-data part named `file`");
   const wanted = wire.fields.name as string | undefined;

@@ -211,7 +211,9 @@ describe("sandbox pool", () => {
     // Had the 2 × 1.5 s of CPU run on this event loop, the timer would have stalled for 1.5 s at
     // least. The bounds are loose on purpose: latency figures belong to `npm run bench`, and a
     // loaded CI machine must not make this test flaky.
-    expect(late.length).toBeGreaterThan(100);
+    // Enough ticks to judge by: on a loaded machine a 10 ms timer fires every 15 ms or so, which
+    // is still on time for this purpose (the bounds on lateness below are what matter).
+    expect(late.length).toBeGreaterThan(50);
     expect(late[Math.floor(late.length * 0.95)]).toBeLessThan(100);
     expect(late[late.length - 1]).toBeLessThan(600);
   });
