@@ -1,6 +1,5 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import fs from "node:fs";
 import { z } from "zod";
 import { QuireError, toQuireError } from "@/lib/core/errors";
 import { corsHeaders, limitedBody, readWireRequest, sendError, sendJson, type WireFile } from "./http";
@@ -11,7 +10,8 @@ import { buildOpenApi } from "./openapi";
 import { getConfig } from "@/lib/core/config";
 import { getBalance, getLedger } from "@/lib/credits/ledger";
 import { getOperationByPath, getOperation } from "@/lib/operations/registry";
-import { createPendingUpload, getFileRow, filePath, parseStorageLink, writeUpload } from "@/lib/storage/local-store";
+import { createPendingUpload, getFileRow, openStoredFile, parseStorageLink, writeUpload } from "@/lib/storage/local-store";
+import { contentDisposition, isInlineType } from "@/lib/storage/object-store";
 import { getJob, listDeliveries, listJobs, type JobRow } from "@/lib/jobs/job-store";
 import { jobCheckResult, openPayload } from "@/lib/jobs/execute-job";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
@@ -139,8 +139,6 @@ async function uploadBase64(req: IncomingMessage, res: ServerResponse, url: URL,
   return sendJson(res, 200, { url: up.url, name: up.name, error: false, status: 200, remainingCredits: await getBalance(caller.accountId) });
 }
 
-const INLINE_TYPES = /^(application\/pdf|image\/(png|jpeg|gif|webp)|text\/(csv|plain)|application\/json)/;
-
 /** Signed storage links: GET an upload or output, PUT to a presigned upload. */
 async function handleFiles(req: IncomingMessage, res: ServerResponse, url: URL) {
   if (req.method === "PUT") {
@@ -155,24 +153,25 @@ async function handleFiles(req: IncomingMessage, res: ServerResponse, url: URL) 
   if (req.method !== "GET" && req.method !== "HEAD") throw new QuireError(405, "storage links take GET or PUT");
   const link = parseStorageLink(url.pathname, url.searchParams, "get");
   if (!link) throw new QuireError(404, "This link is invalid or has expired.");
-  const row = await getFileRow(link.id);
-  if (!row || row.expiresAt.getTime() < Date.now()) throw new QuireError(404, "This link has expired; the file was deleted.");
-  if (!row.complete) throw new QuireError(404, "Not ready yet: the job that makes this file is still working (check /v1/job/check).");
-  const file = filePath(row.id, row.name);
-  const stat = await fs.promises.stat(file).catch(() => null);
-  if (!stat) throw new QuireError(404, "file not found");
-  const disposition = INLINE_TYPES.test(row.contentType) ? "inline" : "attachment";
+  const { row, body, size } = await openStoredFile(link.id);
   res.writeHead(200, {
     ...corsHeaders,
     "content-type": row.contentType,
-    "content-length": stat.size,
-    "content-disposition": `${disposition}; filename="${row.name.replace(/[^\x20-\x7e]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(row.name)}`,
+    "content-length": size,
+    "content-disposition": contentDisposition(row.name, isInlineType(row.contentType)),
     "x-content-type-options": "nosniff",
     "content-security-policy": "sandbox; default-src 'none'; img-src data:; style-src 'unsafe-inline'",
     "cache-control": "private, max-age=60",
   });
-  if (req.method === "HEAD") return res.end();
-  fs.createReadStream(file).pipe(res);
+  if (req.method === "HEAD" || !body) {
+    body?.destroy();
+    return res.end();
+  }
+  body.on("error", (e) => {
+    log.warn(`reading stored file ${row.id} failed`, e);
+    res.destroy();
+  });
+  body.pipe(res);
 }
 
 function publicJob(row: JobRow) {

@@ -10,6 +10,7 @@ import { reserveOutput } from "@/lib/storage/local-store";
 import { insertJob, getJob } from "@/lib/jobs/job-store";
 import { executeJob, sealPayload } from "@/lib/jobs/execute-job";
 import { enqueueJob } from "@/lib/jobs/queue";
+import { getRequestContext } from "@/lib/core/request-context";
 
 const SECRET_KEYS = /password|key|iv$|secret/i;
 
@@ -74,7 +75,12 @@ export async function submitOperation(
       via: caller.via,
       source: typeof params.url === "string" ? params.url.slice(0, 2000) : null,
       request: redactParams(params),
-      payload: sealPayload({ params, promised: promised && { id: promised.id, name: promised.name } }),
+      payload: sealPayload({
+        params,
+        promised: promised && { id: promised.id, name: promised.name },
+        requestId: getRequestContext()?.requestId,
+        publicUrl: getRequestContext()?.publicUrl,
+      }),
       callbackUrl: isAsync && typeof params.callback === "string" ? params.callback : null,
       promisedUrl: promised?.url ?? null,
     });

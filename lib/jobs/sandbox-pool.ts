@@ -26,3 +26,8 @@ export async function closeSandboxPool() {
   g.__quirePool = undefined;
   await p?.close();
 }
+
+/** The pool's counters if this process started one (metrics), without starting it. */
+export function sandboxPoolStats() {
+  return g.__quirePool?.stats();
+}

@@ -7,7 +7,15 @@ import type { SessionUser } from "@/lib/auth/next-auth";
 /** Request headers passed through to the upstream (never cookies or the browser's auth). */
 const PASS_REQUEST = ["content-type", "accept", "content-length"];
 /** Response headers passed back (bodies are re-streamed, so no encoding/length). */
-const PASS_RESPONSE = ["content-type", "content-disposition", "cache-control", "retry-after", "x-ratelimit-remaining"];
+const PASS_RESPONSE = [
+  "content-type",
+  "content-disposition",
+  "cache-control",
+  "retry-after",
+  "ratelimit",
+  "ratelimit-policy",
+  "x-request-id",
+];
 
 /** Only the API's own paths may be reached through the proxy. */
 export function isApiPath(path: string): boolean {
@@ -32,7 +40,14 @@ export async function forwardToUpstream(req: Request, user: SessionUser, path: s
     if (v) headers.set(h, v);
   }
   headers.set("x-api-key", target.apiKey);
-  if (!target.isRemote) headers.set("x-quire-via", "dashboard");
+  if (!target.isRemote) {
+    headers.set("x-quire-via", "dashboard");
+    // Quire's own engine builds links for the browser's scheme and host, and logs under the same request id.
+    for (const h of ["x-forwarded-proto", "x-forwarded-host", "x-forwarded-for", "x-request-id"]) {
+      const v = req.headers.get(h);
+      if (v) headers.set(h, v);
+    }
+  }
   if (target.isRemote) {
     // A remote upstream was checked when it was saved; its name may resolve elsewhere since.
     // Re-check it through the egress guard on every call (the engine's own URL is internal).

@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/core/config";
 import { engineBaseUrl, getTarget } from "./backend";
+import { resolveOwnFile } from "@/lib/storage/local-store";
 import type { SessionUser } from "@/lib/auth/next-auth";
 
 export interface FetchedOutput {
@@ -12,9 +13,10 @@ export interface FetchedOutput {
 const MAX_BYTES = 100 * 1024 * 1024;
 
 /**
- * Reads an output file for the previewers. Quire's own links (PUBLIC_URL or the internal
- * engine origin) are read from the engine directly; other https links only when the account
- * uses a remote upstream, and then through the egress guard (public addresses only).
+ * Reads an output file for the previewers. Quire's own links (its signed /files links under any
+ * host name, or the object store's presigned URLs) are read from storage directly; other https
+ * links only when the account uses a remote upstream, and then through the egress guard
+ * (public addresses only).
  */
 export async function fetchOutput(user: SessionUser, rawUrl: string): Promise<FetchedOutput> {
   let url: URL;
@@ -22,6 +24,11 @@ export async function fetchOutput(user: SessionUser, rawUrl: string): Promise<Fe
     url = new URL(rawUrl);
   } catch {
     throw new OutputError(452, "url: not a valid URL");
+  }
+  const stored = await resolveOwnFile(url.toString()).catch(() => null);
+  if (stored) {
+    if (stored.row.size > MAX_BYTES) throw new OutputError(413, "url: the file is too large to preview");
+    return { status: 200, contentType: stored.row.contentType, bytes: new Uint8Array(await stored.read()) };
   }
   const own = [new URL(getConfig().publicUrl).origin, new URL(engineBaseUrl()).origin];
   if (own.includes(url.origin)) {
