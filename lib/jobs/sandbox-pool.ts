@@ -11,11 +11,15 @@ export function getSandboxPool(): Pool {
   if (!g.__quirePool) {
     const cfg = getConfig();
     const root = process.env.QUIRE_ROOT ?? process.cwd();
+    // Started from dist/ (npm run build): children and runners are plain JS too.
+    const compiled = process.env.QUIRE_COMPILED === "1";
     g.__quirePool = createSandboxPool({
       size: Math.max(1, cfg.workers),
       timeoutMs: cfg.jobTimeoutMs,
       memoryMb: cfg.jobMemoryMb,
-      runnerModule: (opId: string) => path.join(root, "lib/operations", opId, "runner.ts"),
+      compiled,
+      runnerModule: (opId: string) =>
+        compiled ? path.join(root, "dist/lib/operations", opId, "runner.js") : path.join(root, "lib/operations", opId, "runner.ts"),
     });
   }
   return g.__quirePool;

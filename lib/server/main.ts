@@ -23,14 +23,14 @@ async function main() {
   process.env.QUIRE_ROOT = root;
   let nextHandler: Handler | null = null;
   let internal: net.Server | undefined;
-  let internalHandler: Handler | undefined;
+  const late: { internalHandler?: Handler } = {};
   if (cfg.dashboard) {
     // The dashboard's server side calls the engine over a loopback-only plain-HTTP listener of
     // its own: it works whatever the public listener speaks (TLS, HTTP/2), and its requests are
     // trusted to carry the browser's scheme and host for the links they get back.
     internal = http.createServer((req, res) => {
-      if (!internalHandler) return void res.writeHead(503).end();
-      Promise.resolve(internalHandler(req, res)).catch((e: unknown) => {
+      if (!late.internalHandler) return void res.writeHead(503).end();
+      Promise.resolve(late.internalHandler(req, res)).catch((e: unknown) => {
         log.error("internal request failed", e);
         if (!res.headersSent) res.writeHead(500).end();
       });
@@ -43,7 +43,7 @@ async function main() {
     await app.prepare();
     nextHandler = app.getRequestHandler() as unknown as Handler;
   }
-  internalHandler = createRequestHandler({ next: nextHandler, trusted: true });
+  late.internalHandler = createRequestHandler({ next: nextHandler, trusted: true });
   await startEngine();
   // The admin socket serves the CLI while this process owns the embedded database; with
   // PostgreSQL the CLI opens the database itself (and nodes may share DATA_DIR).
