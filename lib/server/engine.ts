@@ -42,11 +42,19 @@ export function startEngine(opts: { workers?: boolean } = {}): Promise<void> {
 /** First start on an empty database: an admin account, printed once with an API key. */
 async function ensureFirstAdmin() {
   const db = await getDb();
-  const r = (await db.execute(sql`select count(*)::int as n from users`)) as unknown as { rows: Array<{ n: number }> };
-  if (r.rows[0].n > 0) return;
+  const count = async () =>
+    ((await db.execute(sql`select count(*)::int as n from users`)) as unknown as { rows: Array<{ n: number }> }).rows[0].n;
+  if ((await count()) > 0) return;
   const cfg = getConfig();
   const password = cfg.adminPassword ?? crypto.randomBytes(12).toString("base64url");
-  const user = await createUser({ email: cfg.adminEmail, password, name: "Admin", role: "admin", credits: cfg.newAccountCredits });
+  let user;
+  try {
+    user = await createUser({ email: cfg.adminEmail, password, name: "Admin", role: "admin", credits: cfg.newAccountCredits });
+  } catch (e) {
+    // Several nodes started at once on an empty PostgreSQL: another one made the admin.
+    if ((await count()) > 0) return;
+    throw e;
+  }
   const { secret } = await createApiKey(user.accountId, "First key");
   const lines = [
     "",
