@@ -20,6 +20,8 @@ import { accounts, users } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 import { generateWebhookSecret } from "@/lib/webhooks";
 import { log } from "@/lib/core/log";
+import { enforceRateLimit } from "./rate-limit";
+import { requestFingerprint, withIdempotency } from "./idempotency";
 
 const JSON_MAX = 50 * 1024 * 1024;
 
@@ -42,6 +44,7 @@ export async function handleEngineRequest(req: IncomingMessage, res: ServerRespo
     if (url.pathname.startsWith("/files/")) return await handleFiles(req, res, url);
     if (url.pathname === "/v1/openapi.json") return sendJson(res, 200, buildOpenApi());
     const caller = await authenticate(req);
+    await enforceRateLimit(res, caller.keyId);
     await route(req, res, url, caller, started);
   } catch (e) {
     const err = toQuireError(e);
@@ -78,10 +81,12 @@ async function route(req: IncomingMessage, res: ServerResponse, url: URL, caller
   if (op) {
     if (m !== "POST") throw new QuireError(405, `${p} takes POST with a JSON body`);
     const wire = await readWireRequest(req, url, JSON_MAX);
-    if (wire.files.length) wire.fields.url = await storeWireFiles(wire.files, caller, op.input === "images");
-    const params = parseParams(wire.fields, op.params) as Record<string, unknown>;
-    const r = await submitOperation(op, params, caller, started);
-    return sendJson(res, r.status, r.body);
+    const r = await withIdempotency(req, caller.accountId, () => requestFingerprint(p, wire), async () => {
+      if (wire.files.length) wire.fields.url = await storeWireFiles(wire.files, caller, op.input === "images");
+      const params = parseParams(wire.fields, op.params) as Record<string, unknown>;
+      return submitOperation(op, params, caller, started);
+    });
+    return sendJson(res, r.status, r.body, r.headers);
   }
   throw new QuireError(404, `No such endpoint: ${m} ${p}. See /v1/openapi.json for the list.`);
 }
@@ -215,8 +220,10 @@ async function extension(req: IncomingMessage, res: ServerResponse, url: URL, ca
     if (mm[2] && m === "POST") {
       const op = getOperation(row.operation)!;
       const { params } = openPayload(row.payload);
-      const r = await submitOperation(op, params as Record<string, unknown>, caller);
-      return sendJson(res, r.status, r.body);
+      const r = await withIdempotency(req, caller.accountId, () => requestFingerprint(p, { fields: {}, files: [] }), () =>
+        submitOperation(op, params as Record<string, unknown>, caller),
+      );
+      return sendJson(res, r.status, r.body, r.headers);
     }
     if (m !== "GET") throw new QuireError(405, "use GET");
     const deliveries = await listDeliveries(row.id);

@@ -46,6 +46,10 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default(""),
   WORKER_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   LOG_FORMAT: z.enum(["text", "json"]).default("text"),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(200),
+  ACCOUNT_MAX_CONCURRENT_JOBS: z.coerce.number().int().min(0).default(100),
+  IDEMPOTENCY_KEY_HOURS: z.coerce.number().min(0.01).default(24),
   S3_BUCKET: z.string().optional(),
   S3_ENDPOINT: z.string().url("S3_ENDPOINT must be an absolute http(s) URL").optional(),
   S3_REGION: z.string().optional(),
@@ -121,6 +125,10 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     workerPort: e.WORKER_PORT,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logFormat: e.LOG_FORMAT,
+    rateLimit: e.RATE_LIMIT_PER_SECOND > 0 ? { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST } : undefined,
+    /** Jobs an account may have running at once (0: no cap); checked when a job is submitted. */
+    accountMaxConcurrentJobs: e.ACCOUNT_MAX_CONCURRENT_JOBS,
+    idempotencyKeyHours: e.IDEMPOTENCY_KEY_HOURS,
   };
 }
 
@@ -274,6 +282,10 @@ export const configDocs: Array<[name: string, def: string, meaning: string]> = [
   ["WORKER_PORT", "(off)", "`npm run worker` also listens here (plain HTTP, HOST) for /healthz, /readyz and /metrics."],
   ["METRICS_TOKEN", "(none: loopback only)", "Bearer token that /metrics requires; unset, only clients on the same machine may read it."],
   ["LOG_FORMAT", "text", "text, or json for one JSON object per line (with requestId and jobId)."],
+  ["RATE_LIMIT_PER_SECOND", "50", "Sustained API requests per second per API key (token bucket; 0 = no limit); past it 429 with Retry-After."],
+  ["RATE_LIMIT_BURST", "200", "Requests a key may make at once before the per-second rate applies."],
+  ["ACCOUNT_MAX_CONCURRENT_JOBS", "100", "Jobs one account may have running at once (0 = no cap); more are refused with 429 at submission."],
+  ["IDEMPOTENCY_KEY_HOURS", "24", "How long the answer to a call with an Idempotency-Key is kept for replays."],
   ["S3_BUCKET", "(local disk)", "Store uploads and outputs in this S3-compatible bucket instead of DATA_DIR/files (needed with several nodes)."],
   ["S3_ENDPOINT", "(AWS S3)", "Endpoint of an S3-compatible store (MinIO, Ceph, R2...), e.g. http://minio:9000."],
   ["S3_REGION", "us-east-1 (or AWS_REGION)", "Region of the bucket."],

@@ -62,8 +62,10 @@ export async function listDeliveries(jobId: string) {
   return db.select().from(callbackDeliveries).where(eq(callbackDeliveries.jobId, jobId)).orderBy(callbackDeliveries.id);
 }
 
-export async function countWorkingJobs(): Promise<number> {
+/** Jobs still working, on every node: all of them, or one account's. */
+export async function countWorkingJobs(accountId?: string): Promise<number> {
   const db = await getDb();
-  const [r] = await db.select({ n: sql<number>`count(*)` }).from(jobs).where(eq(jobs.status, "working"));
+  const cond = accountId ? and(eq(jobs.status, "working"), eq(jobs.accountId, accountId)) : eq(jobs.status, "working");
+  const [r] = await db.select({ n: sql<number>`count(*)` }).from(jobs).where(cond);
   return Number(r?.n ?? 0);
 }

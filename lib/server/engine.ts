@@ -7,6 +7,8 @@ import { createUser } from "@/lib/auth/users";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { getBoss, startWorkers, JOBS_QUEUE } from "@/lib/jobs/queue";
 import { sweepExpiredFiles } from "@/lib/storage/local-store";
+import { sweepIdempotencyKeys } from "@/lib/api/idempotency";
+import { sweepRateBuckets } from "@/lib/api/rate-limit";
 import { log } from "@/lib/core/log";
 import { getEgressPolicy } from "@/lib/egress/policy";
 import { checkChromiumAtStartup } from "@/lib/engine/browser/chromium-path";
@@ -30,6 +32,8 @@ export function startEngine(opts: { workers?: boolean } = {}): Promise<void> {
     checkChromiumAtStartup((line) => log.info(line.replace(/^quire: /, "")));
     g.__quireSweeper = setInterval(() => {
       sweepExpiredFiles().catch((e) => log.warn("sweeping expired files failed", e));
+      sweepIdempotencyKeys().catch((e) => log.warn("sweeping idempotency keys failed", e));
+      sweepRateBuckets().catch((e) => log.warn("sweeping rate-limit buckets failed", e));
     }, 60_000);
     g.__quireSweeper.unref();
   })().catch((e) => {

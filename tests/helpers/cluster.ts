@@ -79,7 +79,7 @@ export async function startCluster(opts: {
     const args = opts.compiled
       ? ["--enable-source-maps", `dist/lib/server/${entry}.js`]
       : ["--import", "tsx", "--import", "./scripts/node-hooks.mjs", `lib/server/${entry}.ts`];
-    const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: nodeEnv as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: nodeEnv as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout!.on("data", (d) => (out += d));
     child.stderr!.on("data", (d) => (out += d));

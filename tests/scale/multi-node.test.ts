@@ -166,7 +166,7 @@ describe.skipIf(!hasPg)("several nodes on one PostgreSQL and one bucket", () => 
     const before = (await api(b.url!, c.apiKey, "/v1/account/credit/balance")).body.remainingCredits;
     const cli = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/node-hooks.mjs", "lib/server/cli.ts", "grant-credits", "admin@test.local", "7"], {
       cwd: path.resolve(import.meta.dirname, "../.."),
-      env: { ...c.env, DATA_DIR: c.web[0].dataDir } as NodeJS.ProcessEnv,
+      env: { ...c.env, DATA_DIR: c.web[0].dataDir } as unknown as NodeJS.ProcessEnv,
     });
     expect(await new Promise((r) => cli.on("exit", r))).toBe(0);
     expect((await api(a.url!, c.apiKey, "/v1/account/credit/balance")).body.remainingCredits).toBe(before + 7);
