@@ -90,11 +90,20 @@ describe.skipIf(!hasPg)("several nodes on one PostgreSQL and one bucket", () => 
     const up = await api(a.url!, c.apiKey, "/v1/file/upload/get-presigned-url?name=three.pdf&contenttype=application/pdf");
     const put = await fetch(up.body.presignedUrl, { method: "PUT", body: new Uint8Array(makePdf({ pages: 3 })) });
     expect(put.status).toBe(200);
-    const job = await api(b.url!, c.apiKey, "/v1/pdf/split", { json: { url: up.body.url, pages: "1,2-3", async: true } });
+    const job = await api(b.url!, c.apiKey, "/v1/pdf/split", {
+      json: { url: up.body.url, pages: "1,2-3", async: true },
+      headers: { "x-request-id": "trace-upload-a-job-b" },
+    });
     expect(job.status).toBe(200);
+    expect(job.headers.get("x-request-id")).toBe("trace-upload-a-job-b");
     const done = await waitJob(a.url!, c.apiKey, job.body.jobId);
     expect(done.status).toBe("success");
+    const [ranOn] = startedBy(c, job.body.jobId);
     expect(startedBy(c, job.body.jobId)).toHaveLength(1);
+    // The request id follows the job into the worker's structured logs.
+    const lines = ranOn.logs().filter((l) => l.jobId === job.body.jobId);
+    expect(lines.map((l) => l.msg)).toEqual(["job started: pdf-split", expect.stringMatching(/^job finished: pdf-split success/)]);
+    for (const l of lines) expect(l.requestId).toBe("trace-upload-a-job-b");
     // The output links name node B (where the call came in); any node answers them.
     const out = new URL(done.urls[1]);
     expect(out.origin).toBe(b.url);
