@@ -15,7 +15,13 @@ const runners = fs
 const started = Date.now();
 fs.rmSync("dist", { recursive: true, force: true });
 await build({
-  entryPoints: ["lib/server/main.ts", "lib/server/worker-main.ts", "lib/server/cli.ts", "lib/jobs/sandbox/child.ts", ...runners],
+  entryPoints: [
+    "lib/server/main.ts",
+    "lib/server/worker-main.ts",
+    "lib/server/cli.ts",
+    "lib/jobs/sandbox/child.ts",
+    ...runners,
+  ],
   outdir: "dist",
   outbase: ".",
   bundle: true,
@@ -29,7 +35,9 @@ await build({
   sourcemap: "linked",
   logLevel: "warning",
   // Some CommonJS-era code paths call require(); ESM output needs one defined.
-  banner: { js: "import { createRequire as __quireRequire } from 'node:module'; const require = __quireRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __quireRequire } from 'node:module'; const require = __quireRequire(import.meta.url);",
+  },
 });
 fs.writeFileSync("dist/BUILD", `${new Date().toISOString()}\n`);
 console.error(`quire: compiled the server to dist/ in ${Date.now() - started} ms`);

@@ -34,7 +34,10 @@ export function requestFingerprint(path: string, wire: WireRequest): string {
     type: f.contentType,
     sha256: crypto.createHash("sha256").update(f.bytes).digest("hex"),
   }));
-  return crypto.createHash("sha256").update(JSON.stringify(stable({ path, fields: wire.fields, files }))).digest("hex");
+  return crypto
+    .createHash("sha256")
+    .update(JSON.stringify(stable({ path, fields: wire.fields, files })))
+    .digest("hex");
 }
 
 /**
@@ -53,7 +56,8 @@ export async function withIdempotency(
   const raw = req.headers["idempotency-key"];
   const key = (Array.isArray(raw) ? raw[0] : raw)?.trim();
   if (key === undefined) return run();
-  if (!KEY.test(key)) throw new QuireError(400, "Idempotency-Key: 1 to 255 visible ASCII characters (a UUID is a good choice)");
+  if (!KEY.test(key))
+    throw new QuireError(400, "Idempotency-Key: 1 to 255 visible ASCII characters (a UUID is a good choice)");
   const fp = fingerprint();
   const cfg = getConfig();
   const h = await getDbHandle();
@@ -70,7 +74,9 @@ export async function withIdempotency(
       try {
         answer = await run();
       } catch (e) {
-        await h.exec(`delete from idempotency_keys where account_id = $1 and key = $2`, [accountId, key]).catch(() => {});
+        await h
+          .exec(`delete from idempotency_keys where account_id = $1 and key = $2`, [accountId, key])
+          .catch(() => {});
         throw e;
       }
       await h.exec(
@@ -84,33 +90,53 @@ export async function withIdempotency(
       [accountId, key],
     );
     const row = found.rows[0] as
-      | { fingerprint: string; state: string; response_status: number; response_body: unknown; created_at: Date | string; expires_at: Date | string }
+      | {
+          fingerprint: string;
+          state: string;
+          response_status: number;
+          response_body: unknown;
+          created_at: Date | string;
+          expires_at: Date | string;
+        }
       | undefined;
     if (!row) continue; // deleted meanwhile: claim again
     const expired = new Date(row.expires_at).getTime() < Date.now();
     // A pending claim older than any call may take belonged to a node that died mid-call.
     const abandoned = row.state === "pending" && new Date(row.created_at).getTime() < Date.now() - staleMs;
     if (expired || abandoned) {
-      await h.exec(`delete from idempotency_keys where account_id = $1 and key = $2 and fingerprint = $3 and state = $4`, [
-        accountId,
-        key,
-        row.fingerprint,
-        row.state,
-      ]);
+      await h.exec(
+        `delete from idempotency_keys where account_id = $1 and key = $2 and fingerprint = $3 and state = $4`,
+        [accountId, key, row.fingerprint, row.state],
+      );
       continue;
     }
     if (row.fingerprint !== fp) {
-      throw new QuireError(422, "Idempotency-Key: this key was already used with a different request; use a new key for a new request.");
+      throw new QuireError(
+        422,
+        "Idempotency-Key: this key was already used with a different request; use a new key for a new request.",
+      );
     }
     if (row.state === "pending") {
-      throw new QuireError(409, "Idempotency-Key: the first request with this key is still being processed; try again shortly.", {
-        retryAfterSeconds: 1,
-      });
+      throw new QuireError(
+        409,
+        "Idempotency-Key: the first request with this key is still being processed; try again shortly.",
+        {
+          retryAfterSeconds: 1,
+        },
+      );
     }
     const body = typeof row.response_body === "string" ? JSON.parse(row.response_body) : row.response_body;
-    return { status: row.response_status, body: body as Record<string, unknown>, headers: { "idempotent-replayed": "true" } };
+    return {
+      status: row.response_status,
+      body: body as Record<string, unknown>,
+      headers: { "idempotent-replayed": "true" },
+    };
   }
-  throw new QuireError(409, "Idempotency-Key: the request with this key changed state while being read; try again.", { retryAfterSeconds: 1 });
+  throw new QuireError(
+    409,
+    "Idempotency-Key: the request with this key changed state while being read; try again.",
+    { retryAfterSeconds: 1 },
+  );
 }
 
 /** Drops expired keys. */

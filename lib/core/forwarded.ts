@@ -37,7 +37,12 @@ export function resolveForwarded(req: {
   const viaTrustedProxy = Boolean(req.trusted) || trust.has(peer);
   const ownHost = req.headers.host ?? (req.headers[":authority"] as string | undefined);
   if (!viaTrustedProxy) {
-    return { clientIp: peer, proto: req.encrypted ? "https" : "http", host: HOST.test(ownHost ?? "") ? ownHost : undefined, viaTrustedProxy };
+    return {
+      clientIp: peer,
+      proto: req.encrypted ? "https" : "http",
+      host: HOST.test(ownHost ?? "") ? ownHost : undefined,
+      viaTrustedProxy,
+    };
   }
   const chain = String(req.headers["x-forwarded-for"] ?? "")
     .split(",")
@@ -62,7 +67,9 @@ export function resolveForwarded(req: {
 export function publicUrlFor(f: Forwarded): string {
   const cfg = getConfig();
   if (cfg.publicUrlExplicit) {
-    return f.proto === "https" && cfg.publicUrl.startsWith("http://") ? "https://" + cfg.publicUrl.slice(7) : cfg.publicUrl;
+    return f.proto === "https" && cfg.publicUrl.startsWith("http://")
+      ? "https://" + cfg.publicUrl.slice(7)
+      : cfg.publicUrl;
   }
   return f.host ? `${f.proto}://${f.host}` : cfg.publicUrl;
 }

@@ -53,7 +53,11 @@ export function metrics() {
 }
 
 /** A gauge whose value is read when Prometheus scrapes (queue depth, sandbox restarts). */
-export function gaugeFrom(name: string, help: string, read: () => Promise<number | undefined> | number | undefined) {
+export function gaugeFrom(
+  name: string,
+  help: string,
+  read: () => Promise<number | undefined> | number | undefined,
+) {
   const m = metrics();
   if (m.registry.getSingleMetric(name)) return;
   new client.Gauge({

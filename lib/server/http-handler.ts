@@ -25,11 +25,16 @@ function dropPseudoHeaders(req: IncomingMessage) {
  * HSTS on https, the operations endpoints (/healthz, /readyz, /metrics), request metrics, and the
  * context that builds links and follows the request into its job.
  */
-export function createRequestHandler(opts: { next: Handler | null; trusted?: boolean; probesOnly?: boolean }): Handler {
+export function createRequestHandler(opts: {
+  next: Handler | null;
+  trusted?: boolean;
+  probesOnly?: boolean;
+}): Handler {
   return async (req, res) => {
     const started = process.hrtime.bigint();
     const incoming = req.headers["x-request-id"];
-    const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const requestId =
+      typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
     res.setHeader("x-request-id", requestId);
     const fwd = resolveForwarded({
       remoteAddress: req.socket.remoteAddress,
@@ -37,7 +42,8 @@ export function createRequestHandler(opts: { next: Handler | null; trusted?: boo
       headers: req.headers,
       trusted: opts.trusted,
     });
-    if (req.headers.host === undefined && typeof req.headers[":authority"] === "string") req.headers.host = req.headers[":authority"];
+    if (req.headers.host === undefined && typeof req.headers[":authority"] === "string")
+      req.headers.host = req.headers[":authority"];
     if (fwd.proto === "https") res.setHeader("strict-transport-security", "max-age=31536000");
     const pathname = (req.url ?? "/").split("?")[0];
     const isEngine = isEnginePath(pathname) || pathname === "/readyz" || pathname === "/metrics";
@@ -54,10 +60,19 @@ export function createRequestHandler(opts: { next: Handler | null; trusted?: boo
         return sendPlainJson(res, r.ready ? 200 : 503, { ok: r.ready, checks: r.checks });
       }
       if (pathname === "/metrics") return serveMetrics(req, res, fwd.clientIp);
-      if (opts.probesOnly) return sendPlainJson(res, 404, { error: true, status: 404, message: "This port serves /healthz, /readyz and /metrics only." });
+      if (opts.probesOnly)
+        return sendPlainJson(res, 404, {
+          error: true,
+          status: 404,
+          message: "This port serves /healthz, /readyz and /metrics only.",
+        });
       if (isEnginePath(pathname)) return handleEngineRequest(req, res);
       if (!opts.next) {
-        return sendPlainJson(res, 404, { error: true, status: 404, message: "The dashboard is off (DASHBOARD=false); the API is under /v1." });
+        return sendPlainJson(res, 404, {
+          error: true,
+          status: 404,
+          message: "The dashboard is off (DASHBOARD=false); the API is under /v1.",
+        });
       }
       // The dashboard sees the client's own scheme, host and address, never what a client forged.
       dropPseudoHeaders(req);
@@ -77,6 +92,10 @@ export function createRequestHandler(opts: { next: Handler | null; trusted?: boo
 
 function sendPlainJson(res: ServerResponse, status: number, body: unknown) {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), "cache-control": "no-store" });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+  });
   res.end(text);
 }

@@ -89,14 +89,18 @@ export async function openListeners(cfg: Config, handler: Handler): Promise<List
 /** The https URL of a plain-HTTP request: PUBLIC_URL's origin when it is https, else the same host on the TLS port. */
 function httpsTarget(cfg: Config, req: http.IncomingMessage, httpsPort: number): string | null {
   const pathAndQuery = (req.url ?? "/").startsWith("/") ? (req.url ?? "/") : "/";
-  if (cfg.publicUrlExplicit && cfg.publicUrl.startsWith("https://")) return new URL(cfg.publicUrl).origin + pathAndQuery;
+  if (cfg.publicUrlExplicit && cfg.publicUrl.startsWith("https://"))
+    return new URL(cfg.publicUrl).origin + pathAndQuery;
   const host = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d+)?$/.exec(req.headers.host ?? "");
   if (!host) return null;
   return `https://${host[1]}${httpsPort === 443 ? "" : `:${httpsPort}`}${pathAndQuery}`;
 }
 
 /** The URLs the listener is really reachable at: the bound address, or every interface's for 0.0.0.0/::. */
-export function boundUrls(server: net.Server, scheme: "http" | "https"): { urls: string[]; allInterfaces: boolean; address: string; port: number } {
+export function boundUrls(
+  server: net.Server,
+  scheme: "http" | "https",
+): { urls: string[]; allInterfaces: boolean; address: string; port: number } {
   const a = server.address() as net.AddressInfo;
   const fmt = (ip: string) => `${scheme}://${ip.includes(":") ? `[${ip}]` : ip}:${a.port}`;
   const allInterfaces = a.address === "0.0.0.0" || a.address === "::";

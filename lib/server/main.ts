@@ -55,7 +55,8 @@ async function main() {
   const lines = [
     `Quire is listening on ${shown}${bound.allInterfaces ? ` (every interface: ${bound.urls.join(", ")})` : ""}${cfg.tls ? " — HTTPS, HTTP/2 and HTTP/1.1" : ""}`,
   ];
-  if (listeners.redirect) lines.push(`  Redirect:  http on port ${(listeners.redirect.address() as net.AddressInfo).port} → https`);
+  if (listeners.redirect)
+    lines.push(`  Redirect:  http on port ${(listeners.redirect.address() as net.AddressInfo).port} → https`);
   lines.push(
     nextHandler ? `  Dashboard: ${cfg.publicUrl}/` : "  Dashboard: off (DASHBOARD=false)",
     `  API:       ${cfg.publicUrl}/v1  (OpenAPI: ${cfg.publicUrl}/v1/openapi.json)`,

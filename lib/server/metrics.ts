@@ -13,21 +13,38 @@ let registered = false;
 function registerGauges() {
   if (registered) return;
   registered = true;
-  gaugeFrom("quire_queue_jobs_waiting", "Background jobs queued and not yet taken by a worker (all nodes).", async () => {
-    const h = await getDbHandle();
-    const r = await h.exec(`select count(*)::int as n from pgboss.job where name = $1 and state in ('created', 'retry')`, [JOBS_QUEUE]);
-    return Number(r.rows[0]?.n ?? 0);
-  });
+  gaugeFrom(
+    "quire_queue_jobs_waiting",
+    "Background jobs queued and not yet taken by a worker (all nodes).",
+    async () => {
+      const h = await getDbHandle();
+      const r = await h.exec(
+        `select count(*)::int as n from pgboss.job where name = $1 and state in ('created', 'retry')`,
+        [JOBS_QUEUE],
+      );
+      return Number(r.rows[0]?.n ?? 0);
+    },
+  );
   gaugeFrom("quire_queue_jobs_active", "Background jobs being worked on (all nodes).", async () => {
     const h = await getDbHandle();
-    const r = await h.exec(`select count(*)::int as n from pgboss.job where name = $1 and state = 'active'`, [JOBS_QUEUE]);
+    const r = await h.exec(`select count(*)::int as n from pgboss.job where name = $1 and state = 'active'`, [
+      JOBS_QUEUE,
+    ]);
     return Number(r.rows[0]?.n ?? 0);
   });
-  gaugeFrom("quire_sandbox_restarts_total", "Sandbox child processes started beyond the pool size (crashes, kills, recycling) in this process.", () => {
-    const s = sandboxPoolStats();
-    return s ? Math.max(0, s.started - s.size) : 0;
-  });
-  gaugeFrom("quire_sandbox_busy", "Sandbox children running a job in this process.", () => sandboxPoolStats()?.busy ?? 0);
+  gaugeFrom(
+    "quire_sandbox_restarts_total",
+    "Sandbox child processes started beyond the pool size (crashes, kills, recycling) in this process.",
+    () => {
+      const s = sandboxPoolStats();
+      return s ? Math.max(0, s.started - s.size) : 0;
+    },
+  );
+  gaugeFrom(
+    "quire_sandbox_busy",
+    "Sandbox children running a job in this process.",
+    () => sandboxPoolStats()?.busy ?? 0,
+  );
 }
 
 function tokenMatches(given: string, expected: string) {
@@ -84,7 +101,12 @@ const FIXED_ROUTES = new Set([
 
 /** A bounded route label: ids and file names folded so the metric's cardinality stays small. */
 export function routeLabel(pathname: string, isEngine: boolean): string {
-  if (!isEngine) return pathname.startsWith("/api/") ? "/api/*" : pathname.startsWith("/_next/") ? "/_next/*" : "dashboard";
+  if (!isEngine)
+    return pathname.startsWith("/api/")
+      ? "/api/*"
+      : pathname.startsWith("/_next/")
+        ? "/_next/*"
+        : "dashboard";
   if (pathname.startsWith("/files/upload/")) return "/files/upload/:id";
   if (pathname.startsWith("/files/")) return "/files/:id";
   const p = pathname.replace(/\/+$/, "");

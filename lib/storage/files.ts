@@ -31,7 +31,10 @@ export function filesRoot() {
 
 /** A name safe for a path segment and a Content-Disposition header. */
 export function safeFileName(name: string, fallback = "file"): string {
-  const base = path.basename(name.replace(/\\/g, "/")).replace(/[\u0000-\u001f\u007f/"]/g, "_").trim();
+  const base = path
+    .basename(name.replace(/\\/g, "/"))
+    .replace(/[\u0000-\u001f\u007f/"]/g, "_")
+    .trim();
   const clipped = base.slice(-180);
   return clipped === "" || clipped === "." || clipped === ".." ? fallback : clipped;
 }
@@ -78,7 +81,11 @@ async function presigner(expiresAt: Date) {
 async function getLink(id: string, name: string, contentType: string, expiresAt: Date): Promise<string> {
   const p = await presigner(expiresAt);
   if (!p) return fileUrl(id, name, expiresAt);
-  return p.get(objectKey(id, name), { name: safeFileName(name), contentType, inline: isInlineType(contentType) }, expiresAt);
+  return p.get(
+    objectKey(id, name),
+    { name: safeFileName(name), contentType, inline: isInlineType(contentType) },
+    expiresAt,
+  );
 }
 
 export interface ParsedLink {
@@ -89,7 +96,11 @@ export interface ParsedLink {
 }
 
 /** Checks a storage link (path + query); null when it is not a valid, unexpired Quire link. */
-export function parseStorageLink(pathname: string, search: URLSearchParams, verb: "get" | "put"): ParsedLink | null {
+export function parseStorageLink(
+  pathname: string,
+  search: URLSearchParams,
+  verb: "get" | "put",
+): ParsedLink | null {
   const m =
     verb === "put"
       ? /^\/files\/upload\/([0-9a-f]{32})\/([^/]+)$/.exec(pathname)
@@ -193,11 +204,18 @@ async function completeUpload(row: FileRow): Promise<FileRow> {
  * Opens a stored file for a /files GET: its row and a stream of its bytes. 404 (with what to do)
  * when it expired, is not written yet or is gone.
  */
-export async function openStoredFile(id: string): Promise<{ row: FileRow; body: Readable | null; size: number }> {
+export async function openStoredFile(
+  id: string,
+): Promise<{ row: FileRow; body: Readable | null; size: number }> {
   const found = await getFileRow(id);
-  if (!found || found.expiresAt.getTime() < Date.now()) throw new QuireError(404, "This link has expired; the file was deleted.");
+  if (!found || found.expiresAt.getTime() < Date.now())
+    throw new QuireError(404, "This link has expired; the file was deleted.");
   const row = await completeUpload(found);
-  if (!row.complete) throw new QuireError(404, "Not ready yet: the job that makes this file is still working (check /v1/job/check).");
+  if (!row.complete)
+    throw new QuireError(
+      404,
+      "Not ready yet: the job that makes this file is still working (check /v1/job/check).",
+    );
   const o = await (await getObjectStore()).open(objectKey(row.id, row.name));
   if (!o) throw new QuireError(404, "file not found");
   return { row, body: o.body, size: o.size };
@@ -272,7 +290,9 @@ export async function storeOutput(input: {
 }) {
   const id = newId();
   const n = safeFileName(input.name, "result");
-  const size = await (await getObjectStore()).putFile(objectKey(id, n), input.srcPath, input.contentType, { move: true });
+  const size = await (
+    await getObjectStore()
+  ).putFile(objectKey(id, n), input.srcPath, input.contentType, { move: true });
   const db = await getDb();
   await db.insert(files).values({
     id,
@@ -289,20 +309,35 @@ export async function storeOutput(input: {
 }
 
 /** Reserves an output slot whose bytes come later (the async `url` promised before the job runs). */
-export async function reserveOutput(accountId: string, jobId: string, name: string, contentType: string, expiresAt: Date) {
+export async function reserveOutput(
+  accountId: string,
+  jobId: string,
+  name: string,
+  contentType: string,
+  expiresAt: Date,
+) {
   const id = newId();
   const n = safeFileName(name, "result");
   const db = await getDb();
-  await db.insert(files).values({ id, accountId, kind: "output", name: n, contentType, jobId, expiresAt, complete: false });
+  await db
+    .insert(files)
+    .values({ id, accountId, kind: "output", name: n, contentType, jobId, expiresAt, complete: false });
   return { id, name: n, url: await getLink(id, n, contentType, expiresAt) };
 }
 
 /** Fills a reserved output slot with bytes. */
-export async function fillReservedOutput(id: string, name: string, bytes: Buffer | string, contentType?: string) {
+export async function fillReservedOutput(
+  id: string,
+  name: string,
+  bytes: Buffer | string,
+  contentType?: string,
+) {
   const db = await getDb();
   const [row] = await db.select({ contentType: files.contentType }).from(files).where(eq(files.id, id));
   const buf = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
-  await (await getObjectStore()).putBytes(objectKey(id, name), buf, contentType ?? row?.contentType ?? "application/octet-stream");
+  await (
+    await getObjectStore()
+  ).putBytes(objectKey(id, name), buf, contentType ?? row?.contentType ?? "application/octet-stream");
   await db
     .update(files)
     .set({ complete: true, size: buf.length, ...(contentType ? { contentType } : {}) })

@@ -24,7 +24,11 @@ export interface ObjectStore {
   /** Presigned URLs straight from the store, when it hands them out (S3_PRESIGN). */
   presign?: {
     put(key: string, expiresAt: Date): Promise<string>;
-    get(key: string, file: { name: string; contentType: string; inline: boolean }, expiresAt: Date): Promise<string>;
+    get(
+      key: string,
+      file: { name: string; contentType: string; inline: boolean },
+      expiresAt: Date,
+    ): Promise<string>;
     /** The key behind one of this store's presigned GET URLs (unexpired), else null. */
     keyOf(url: URL): Promise<string | null>;
     /** Longest lifetime of a presigned URL (SigV4: 7 days). */

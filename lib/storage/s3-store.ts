@@ -21,7 +21,8 @@ type S3Settings = NonNullable<Config["s3"]>;
 const PRESIGN_MAX_SECONDS = 7 * 24 * 3600;
 
 function isNotFound(e: unknown): boolean {
-  if (e instanceof S3ServiceException) return e.$metadata?.httpStatusCode === 404 || e.name === "NoSuchKey" || e.name === "NotFound";
+  if (e instanceof S3ServiceException)
+    return e.$metadata?.httpStatusCode === 404 || e.name === "NoSuchKey" || e.name === "NotFound";
   return false;
 }
 
@@ -66,7 +67,9 @@ export function createS3Store(s: S3Settings): ObjectStore {
   // The URL of an object without its query, e.g. http://minio:9000/quire/ or https://b.s3.eu-west-1.amazonaws.com/
   let objectBase: Promise<string> | undefined;
   const baseUrl = () =>
-    (objectBase ??= getSignedUrl(client, new GetObjectCommand({ Bucket, Key: full("k") }), { expiresIn: 60 }).then((u) => {
+    (objectBase ??= getSignedUrl(client, new GetObjectCommand({ Bucket, Key: full("k") }), {
+      expiresIn: 60,
+    }).then((u) => {
       const url = new URL(u);
       return url.origin + url.pathname.slice(0, -1);
     }));
@@ -76,13 +79,27 @@ export function createS3Store(s: S3Settings): ObjectStore {
     async putFile(key, srcPath, contentType, opts = {}) {
       const size = (await fsp.stat(srcPath)).size;
       await client.send(
-        new PutObjectCommand({ Bucket, Key: full(key), Body: fs.createReadStream(srcPath), ContentLength: size, ContentType: contentType }),
+        new PutObjectCommand({
+          Bucket,
+          Key: full(key),
+          Body: fs.createReadStream(srcPath),
+          ContentLength: size,
+          ContentType: contentType,
+        }),
       );
       if (opts.move) await fsp.rm(srcPath, { force: true });
       return size;
     },
     async putBytes(key, bytes, contentType) {
-      await client.send(new PutObjectCommand({ Bucket, Key: full(key), Body: bytes, ContentLength: bytes.length, ContentType: contentType }));
+      await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: full(key),
+          Body: bytes,
+          ContentLength: bytes.length,
+          ContentType: contentType,
+        }),
+      );
     },
     async open(key) {
       const r = await get(key);
@@ -106,10 +123,14 @@ export function createS3Store(s: S3Settings): ObjectStore {
     },
   };
   if (s.presign) {
-    const seconds = (expiresAt: Date) => Math.max(1, Math.min(PRESIGN_MAX_SECONDS, Math.ceil((expiresAt.getTime() - Date.now()) / 1000)));
+    const seconds = (expiresAt: Date) =>
+      Math.max(1, Math.min(PRESIGN_MAX_SECONDS, Math.ceil((expiresAt.getTime() - Date.now()) / 1000)));
     store.presign = {
       maxSeconds: PRESIGN_MAX_SECONDS,
-      put: (key, expiresAt) => getSignedUrl(client, new PutObjectCommand({ Bucket, Key: full(key) }), { expiresIn: seconds(expiresAt) }),
+      put: (key, expiresAt) =>
+        getSignedUrl(client, new PutObjectCommand({ Bucket, Key: full(key) }), {
+          expiresIn: seconds(expiresAt),
+        }),
       get: (key, file, expiresAt) =>
         getSignedUrl(
           client,
@@ -133,7 +154,9 @@ export function createS3Store(s: S3Settings): ObjectStore {
           return null;
         }
         if (!key.startsWith(s.prefix)) return null;
-        const date = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(url.searchParams.get("X-Amz-Date") ?? "");
+        const date = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(
+          url.searchParams.get("X-Amz-Date") ?? "",
+        );
         const expires = Number(url.searchParams.get("X-Amz-Expires"));
         if (!date || !Number.isFinite(expires)) return null;
         const signedAt = Date.UTC(+date[1], +date[2] - 1, +date[3], +date[4], +date[5], +date[6]);
@@ -144,4 +167,3 @@ export function createS3Store(s: S3Settings): ObjectStore {
   }
   return store;
 }
-

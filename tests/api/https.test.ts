@@ -14,8 +14,23 @@ function selfSignedCert() {
   const cert = path.join(dir, "cert.pem");
   const key = path.join(dir, "key.pem");
   const r = spawnSync("openssl", [
-    "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
-    "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", cert,
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:prime256v1",
+    "-nodes",
+    "-days",
+    "2",
+    "-subj",
+    "/CN=localhost",
+    "-addext",
+    "subjectAltName=IP:127.0.0.1,DNS:localhost",
+    "-keyout",
+    key,
+    "-out",
+    cert,
   ]);
   if (r.status !== 0) throw new Error(`openssl failed: ${r.stderr}`);
   return { dir, cert, key, ca: fs.readFileSync(cert) };
@@ -24,7 +39,12 @@ function selfSignedCert() {
 function request1(url: string, opts: { ca?: Buffer; headers?: Record<string, string> } = {}) {
   const u = new URL(url);
   const mod = u.protocol === "https:" ? https : http;
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string; alpn?: string | false }>((resolve, reject) => {
+  return new Promise<{
+    status: number;
+    headers: http.IncomingHttpHeaders;
+    body: string;
+    alpn?: string | false;
+  }>((resolve, reject) => {
     const req = mod.request(u, { ca: opts.ca, headers: opts.headers }, (res) => {
       const alpn = (res.socket as { alpnProtocol?: string | false } | null)?.alpnProtocol;
       let body = "";
@@ -38,22 +58,24 @@ function request1(url: string, opts: { ca?: Buffer; headers?: Record<string, str
 }
 
 function request2(origin: string, p: string, ca: Buffer, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: http2.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const session = http2.connect(origin, { ca });
-    session.on("error", reject);
-    const stream = session.request({ ":path": p, ...headers });
-    let body = "";
-    let h: http2.IncomingHttpHeaders = {};
-    stream.setEncoding("utf8");
-    stream.on("response", (r) => (h = r));
-    stream.on("data", (d) => (body += d));
-    stream.on("end", () => {
-      session.close();
-      resolve({ status: Number(h[":status"]), headers: h, body });
-    });
-    stream.on("error", reject);
-    stream.end();
-  });
+  return new Promise<{ status: number; headers: http2.IncomingHttpHeaders; body: string }>(
+    (resolve, reject) => {
+      const session = http2.connect(origin, { ca });
+      session.on("error", reject);
+      const stream = session.request({ ":path": p, ...headers });
+      let body = "";
+      let h: http2.IncomingHttpHeaders = {};
+      stream.setEncoding("utf8");
+      stream.on("response", (r) => (h = r));
+      stream.on("data", (d) => (body += d));
+      stream.on("end", () => {
+        session.close();
+        resolve({ status: Number(h[":status"]), headers: h, body });
+      });
+      stream.on("error", reject);
+      stream.end();
+    },
+  );
 }
 
 describe("HTTPS served by Quire itself (TLS_CERT_FILE / TLS_KEY_FILE)", () => {
@@ -81,7 +103,10 @@ describe("HTTPS served by Quire itself (TLS_CERT_FILE / TLS_KEY_FILE)", () => {
   });
 
   it("HTTP/1.1 over TLS: API answers with HSTS; upload and output links are https", async () => {
-    const r = await request1(`${origin}/v1/file/upload/get-presigned-url?name=a.pdf`, { ca: tls.ca, headers: { "x-api-key": q.apiKey } });
+    const r = await request1(`${origin}/v1/file/upload/get-presigned-url?name=a.pdf`, {
+      ca: tls.ca,
+      headers: { "x-api-key": q.apiKey },
+    });
     expect(r.status).toBe(200);
     expect(r.alpn === false || r.alpn === undefined || r.alpn === "http/1.1").toBe(true);
     expect(r.headers["strict-transport-security"]).toMatch(/max-age=\d+/);
@@ -121,7 +146,11 @@ describe("behind a reverse proxy (TRUST_PROXY)", () => {
     await open?.stop();
   });
 
-  const forwarded = { "x-forwarded-proto": "https", "x-forwarded-host": "docs.example.org", "x-forwarded-for": "203.0.113.9" };
+  const forwarded = {
+    "x-forwarded-proto": "https",
+    "x-forwarded-host": "docs.example.org",
+    "x-forwarded-for": "203.0.113.9",
+  };
 
   it("a trusted proxy's X-Forwarded-Proto/-Host make links https on the public host, with HSTS", async () => {
     const r = await trusting.api("/v1/file/upload/get-presigned-url?name=a.pdf", { headers: forwarded });
@@ -138,7 +167,9 @@ describe("behind a reverse proxy (TRUST_PROXY)", () => {
   });
 
   it("listening on every interface over plain HTTP without a trusted proxy starts with a warning", () => {
-    expect(open.stdout()).toMatch(/Quire is listening on http:\/\/0\.0\.0\.0:\d+ \(every interface: .*http:\/\/127\.0\.0\.1:\d+/);
+    expect(open.stdout()).toMatch(
+      /Quire is listening on http:\/\/0\.0\.0\.0:\d+ \(every interface: .*http:\/\/127\.0\.0\.1:\d+/,
+    );
     expect(open.stdout()).toContain("WARNING: other machines can reach this server over plain HTTP");
     expect(trusting.stdout()).not.toContain("WARNING");
   });

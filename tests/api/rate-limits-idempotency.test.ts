@@ -82,7 +82,9 @@ describe("Idempotency-Key and ACCOUNT_MAX_CONCURRENT_JOBS", () => {
   let pdf2: string;
   beforeAll(async () => {
     src = await heldSource();
-    q = await startQuire({ env: { EGRESS_ALLOW: `127.0.0.1:${src.port}`, ACCOUNT_MAX_CONCURRENT_JOBS: "1" } });
+    q = await startQuire({
+      env: { EGRESS_ALLOW: `127.0.0.1:${src.port}`, ACCOUNT_MAX_CONCURRENT_JOBS: "1" },
+    });
     pdf2 = await uploadBytes(q, makePdf({ pages: 2 }), "two.pdf", "application/pdf");
   });
   afterAll(async () => {
@@ -99,12 +101,18 @@ describe("Idempotency-Key and ACCOUNT_MAX_CONCURRENT_JOBS", () => {
     await waitForJob(q, first.body.jobId);
     const before = (await q.api("/v1/account/credit/balance")).body.remainingCredits;
     // The same parameters in another order and letter case are the same request.
-    const again = await q.api("/v1/pdf/split", { json: { async: true, pages: "1", url: pdf2 }, headers: { "idempotency-key": "split-1" } });
+    const again = await q.api("/v1/pdf/split", {
+      json: { async: true, pages: "1", url: pdf2 },
+      headers: { "idempotency-key": "split-1" },
+    });
     expect(again.status).toBe(200);
     expect(again.body.jobId).toBe(first.body.jobId);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect((await q.api("/v1/account/credit/balance")).body.remainingCredits).toBe(before);
-    const other = await q.api("/v1/pdf/split", { json: { ...body, pages: "2" }, headers: { "idempotency-key": "split-1" } });
+    const other = await q.api("/v1/pdf/split", {
+      json: { ...body, pages: "2" },
+      headers: { "idempotency-key": "split-1" },
+    });
     expect(other.status).toBe(422);
     expect(other.body).toMatchObject({ error: true, status: 422 });
     const jobs = await q.api("/v1/jobs?limit=50");
@@ -112,9 +120,15 @@ describe("Idempotency-Key and ACCOUNT_MAX_CONCURRENT_JOBS", () => {
   });
 
   it("a call refused before it made a job keeps nothing: the key can be used again", async () => {
-    const bad = await q.api("/v1/pdf/split", { json: { url: pdf2, pages: "2", expiration: 99_999_999 }, headers: { "idempotency-key": "retry-me" } });
+    const bad = await q.api("/v1/pdf/split", {
+      json: { url: pdf2, pages: "2", expiration: 99_999_999 },
+      headers: { "idempotency-key": "retry-me" },
+    });
     expect(bad.status).toBe(454);
-    const good = await q.api("/v1/pdf/split", { json: { url: pdf2, pages: "2" }, headers: { "idempotency-key": "retry-me" } });
+    const good = await q.api("/v1/pdf/split", {
+      json: { url: pdf2, pages: "2" },
+      headers: { "idempotency-key": "retry-me" },
+    });
     expect(good.status).toBe(200);
     expect(good.body.urls).toHaveLength(1);
   });
@@ -123,7 +137,10 @@ describe("Idempotency-Key and ACCOUNT_MAX_CONCURRENT_JOBS", () => {
     src.hold();
     const slow = q.api("/v1/pdf/info", { json: { url: src.url }, headers: { "idempotency-key": "slow-1" } });
     await until(() => src.waiting.length > 0);
-    const dup = await q.api("/v1/pdf/info", { json: { url: src.url }, headers: { "idempotency-key": "slow-1" } });
+    const dup = await q.api("/v1/pdf/info", {
+      json: { url: src.url },
+      headers: { "idempotency-key": "slow-1" },
+    });
     expect(dup.status).toBe(409);
     expect(dup.headers.get("retry-after")).toBe("1");
     const capped = await q.api("/v1/pdf/info", { json: { url: pdf2 } });
@@ -134,13 +151,19 @@ describe("Idempotency-Key and ACCOUNT_MAX_CONCURRENT_JOBS", () => {
     const done = await slow;
     expect(done.status).toBe(200);
     expect(done.body.info.PageCount).toBe(1);
-    const replay = await q.api("/v1/pdf/info", { json: { url: src.url }, headers: { "idempotency-key": "slow-1" } });
+    const replay = await q.api("/v1/pdf/info", {
+      json: { url: src.url },
+      headers: { "idempotency-key": "slow-1" },
+    });
     expect(replay.body).toEqual(done.body);
     expect((await q.api("/v1/pdf/info", { json: { url: pdf2 } })).status).toBe(200);
   });
 
   it("Idempotency-Key must be visible ASCII, at most 255 characters", async () => {
-    const r = await q.api("/v1/pdf/info", { json: { url: pdf2 }, headers: { "idempotency-key": "x".repeat(256) } });
+    const r = await q.api("/v1/pdf/info", {
+      json: { url: pdf2 },
+      headers: { "idempotency-key": "x".repeat(256) },
+    });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/Idempotency-Key/);
   });
@@ -175,8 +198,12 @@ describe("health and metrics", () => {
     expect(m.status).toBe(200);
     expect(m.headers.get("content-type")).toMatch(/text\/plain/);
     const text = m.body as string;
-    expect(text).toMatch(/quire_http_requests_total\{method="POST",route="\/v1\/pdf\/split",status="200"\} 1/);
-    expect(text).toMatch(/quire_http_requests_total\{method="POST",route="\/v1\/pdf\/split",status="449"\} 1/);
+    expect(text).toMatch(
+      /quire_http_requests_total\{method="POST",route="\/v1\/pdf\/split",status="200"\} 1/,
+    );
+    expect(text).toMatch(
+      /quire_http_requests_total\{method="POST",route="\/v1\/pdf\/split",status="449"\} 1/,
+    );
     expect(text).toMatch(/quire_job_duration_seconds_count\{operation="pdf-split",status="success"\} 1/);
     expect(text).toMatch(/quire_job_duration_seconds_count\{operation="pdf-split",status="failed"\} 1/);
     expect(text).toMatch(/quire_credits_charged_total\{operation="pdf-split"\} 3/);
@@ -189,8 +216,13 @@ describe("health and metrics", () => {
 
   it("with METRICS_TOKEN, /metrics needs the bearer token", async () => {
     expect((await guarded.api("/metrics", { key: null })).status).toBe(401);
-    expect((await guarded.api("/metrics", { key: null, headers: { authorization: "Bearer wrong" } })).status).toBe(401);
-    const ok = await guarded.api("/metrics", { key: null, headers: { authorization: "Bearer s3cret-metrics-token" } });
+    expect(
+      (await guarded.api("/metrics", { key: null, headers: { authorization: "Bearer wrong" } })).status,
+    ).toBe(401);
+    const ok = await guarded.api("/metrics", {
+      key: null,
+      headers: { authorization: "Bearer s3cret-metrics-token" },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body).toContain("quire_http_requests_total");
   });

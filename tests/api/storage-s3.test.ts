@@ -62,7 +62,11 @@ describe("S3 storage, presigned (S3_PRESIGN=true): bytes go straight between cli
 
   it("POST /v1/file/upload (multipart) stores the file in the bucket", async () => {
     const form = new FormData();
-    form.append("file", new Blob([new Uint8Array(makePdf({ pages: 4 }))], { type: "application/pdf" }), "four.pdf");
+    form.append(
+      "file",
+      new Blob([new Uint8Array(makePdf({ pages: 4 }))], { type: "application/pdf" }),
+      "four.pdf",
+    );
     const up = await q.api("/v1/file/upload", { body: form });
     expect(up.status).toBe(200);
     expect(objectsOf(s3, up.body.url)).toHaveLength(1);

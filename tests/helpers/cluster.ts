@@ -72,14 +72,20 @@ export async function startCluster(opts: {
     const nodeEnv = {
       ...env,
       DATA_DIR: dataDir,
-      ...(kind === "web" ? { PORT: String(port), HOST: "127.0.0.1", RUN_WORKERS: "false", ...opts.webEnv } : opts.workerEnv),
+      ...(kind === "web"
+        ? { PORT: String(port), HOST: "127.0.0.1", RUN_WORKERS: "false", ...opts.webEnv }
+        : opts.workerEnv),
       ...(opts.compiled ? { QUIRE_COMPILED: "1" } : {}),
     };
     const entry = kind === "web" ? "main" : "worker-main";
     const args = opts.compiled
       ? ["--enable-source-maps", `dist/lib/server/${entry}.js`]
       : ["--import", "tsx", "--import", "./scripts/node-hooks.mjs", `lib/server/${entry}.ts`];
-    const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, env: nodeEnv as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const child: ChildProcess = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: nodeEnv as unknown as NodeJS.ProcessEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout!.on("data", (d) => (out += d));
     child.stderr!.on("data", (d) => (out += d));

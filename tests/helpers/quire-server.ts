@@ -17,6 +17,8 @@ export interface QuireServer {
   adminPassword: string;
   databaseUrl?: string;
   mode: "pglite" | "postgres";
+  /** The server process's id (it changes on restart). */
+  pid(): number;
   stdout(): string;
   /** JSON request with the admin key (or `key: null` for none). */
   api(p: string, init?: { method?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string>; key?: string | null }): Promise<{ status: number; body: any; headers: Headers }>;
@@ -126,6 +128,7 @@ export async function startQuire(
     databaseUrl,
     mode: databaseUrl ? "postgres" : "pglite",
     stdout: () => out,
+    pid: () => child.pid!,
     async api(p, init = {}) {
       const headers: Record<string, string> = { ...(init.headers ?? {}) };
       if (init.key !== null) headers["x-api-key"] = init.key ?? key;

@@ -20,7 +20,13 @@ export interface TestS3 {
  */
 export async function startS3(bucket = "quire-test"): Promise<TestS3> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-s3-"));
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: bucket }],
+  });
   const addr = (await server.run()) as { port: number };
   const endpoint = `http://127.0.0.1:${addr.port}`;
   return {

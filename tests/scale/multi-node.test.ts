@@ -13,7 +13,12 @@ import { makePdf, pageTexts } from "../helpers/pdf-fixtures";
  */
 const hasPg = Boolean(process.env.QUIRE_TEST_PG_URL);
 
-async function api(base: string, key: string, p: string, init: { json?: unknown; method?: string; body?: BodyInit; headers?: Record<string, string> } = {}) {
+async function api(
+  base: string,
+  key: string,
+  p: string,
+  init: { json?: unknown; method?: string; body?: BodyInit; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { "x-api-key": key, ...(init.headers ?? {}) };
   let body = init.body;
   if (init.json !== undefined) {
@@ -43,7 +48,9 @@ async function waitJob(base: string, key: string, jobId: string, timeoutMs = 90_
 
 /** The workers whose logs say they started this job. */
 function startedBy(c: Cluster, jobId: string) {
-  return c.workers.filter((w) => w.logs().some((l) => l.jobId === jobId && String(l.msg).startsWith("job started")));
+  return c.workers.filter((w) =>
+    w.logs().some((l) => l.jobId === jobId && String(l.msg).startsWith("job started")),
+  );
 }
 
 describe.skipIf(!hasPg)("several nodes on one PostgreSQL and one bucket", () => {
@@ -87,8 +94,15 @@ describe.skipIf(!hasPg)("several nodes on one PostgreSQL and one bucket", () => 
 
   it("an upload through node A is used by a job that node B accepted and a worker ran; node A serves the output", async () => {
     const [a, b] = c.web;
-    const up = await api(a.url!, c.apiKey, "/v1/file/upload/get-presigned-url?name=three.pdf&contenttype=application/pdf");
-    const put = await fetch(up.body.presignedUrl, { method: "PUT", body: new Uint8Array(makePdf({ pages: 3 })) });
+    const up = await api(
+      a.url!,
+      c.apiKey,
+      "/v1/file/upload/get-presigned-url?name=three.pdf&contenttype=application/pdf",
+    );
+    const put = await fetch(up.body.presignedUrl, {
+      method: "PUT",
+      body: new Uint8Array(makePdf({ pages: 3 })),
+    });
     expect(put.status).toBe(200);
     const job = await api(b.url!, c.apiKey, "/v1/pdf/split", {
       json: { url: up.body.url, pages: "1,2-3", async: true },
@@ -102,14 +116,20 @@ describe.skipIf(!hasPg)("several nodes on one PostgreSQL and one bucket", () => 
     expect(startedBy(c, job.body.jobId)).toHaveLength(1);
     // The request id follows the job into the worker's structured logs.
     const lines = ranOn.logs().filter((l) => l.jobId === job.body.jobId);
-    expect(lines.map((l) => l.msg)).toEqual(["job started: pdf-split", expect.stringMatching(/^job finished: pdf-split success/)]);
+    expect(lines.map((l) => l.msg)).toEqual([
+      "job started: pdf-split",
+      expect.stringMatching(/^job finished: pdf-split success/),
+    ]);
     for (const l of lines) expect(l.requestId).toBe("trace-upload-a-job-b");
     // The output links name node B (where the call came in); any node answers them.
     const out = new URL(done.urls[1]);
     expect(out.origin).toBe(b.url);
     const viaA = await fetch(a.url + out.pathname + out.search);
     expect(viaA.status).toBe(200);
-    expect(pageTexts(new Uint8Array(await viaA.arrayBuffer())).map((t) => t.trim())).toEqual(["Page 2", "Page 3"]);
+    expect(pageTexts(new Uint8Array(await viaA.arrayBuffer())).map((t) => t.trim())).toEqual([
+      "Page 2",
+      "Page 3",
+    ]);
     // The same upload in a synchronous call on node B runs in B's own sandbox.
     const sync = await api(b.url!, c.apiKey, "/v1/pdf/info", { json: { url: up.body.url } });
     expect(sync.body.info.PageCount).toBe(3);
@@ -118,7 +138,9 @@ describe.skipIf(!hasPg)("several nodes on one PostgreSQL and one bucket", () => 
   it("a worker killed (SIGKILL) mid-job: the other worker finishes the job, charged once", async () => {
     const [a] = c.web;
     const before = (await api(a.url!, c.apiKey, "/v1/account/credit/balance")).body.remainingCredits;
-    const job = await api(a.url!, c.apiKey, "/v1/pdf/info", { json: { url: `http://127.0.0.1:${slowPort}/slow.pdf`, async: true } });
+    const job = await api(a.url!, c.apiKey, "/v1/pdf/info", {
+      json: { url: `http://127.0.0.1:${slowPort}/slow.pdf`, async: true },
+    });
     expect(job.status).toBe(200);
     const jobId = job.body.jobId as string;
     const deadline = Date.now() + 30_000;
@@ -134,10 +156,14 @@ describe.skipIf(!hasPg)("several nodes on one PostgreSQL and one bucket", () => 
     expect(done.info.PageCount).toBe(1);
     // Started twice (the killed run and the retry), finished once.
     expect(new Set(startedBy(c, jobId))).toEqual(new Set([victim, survivor]));
-    expect(survivor.logs().some((l) => l.jobId === jobId && String(l.msg).startsWith("job finished"))).toBe(true);
+    expect(survivor.logs().some((l) => l.jobId === jobId && String(l.msg).startsWith("job finished"))).toBe(
+      true,
+    );
     const after = (await api(a.url!, c.apiKey, "/v1/account/credit/balance")).body.remainingCredits;
     expect(before - after).toBe(done.credits);
-    const ledger = await db.query(`select kind, amount from credit_ledger where job_id = $1 order by id`, [jobId]);
+    const ledger = await db.query(`select kind, amount from credit_ledger where job_id = $1 order by id`, [
+      jobId,
+    ]);
     expect(ledger.rows.map((r) => r.kind)).toEqual(["reserve", "capture"]);
   }, 180_000);
 
@@ -148,7 +174,11 @@ describe.skipIf(!hasPg)("several nodes on one PostgreSQL and one bucket", () => 
     await fetch(up.body.presignedUrl, { method: "PUT", body: new Uint8Array(makePdf({ pages: 3 })) });
     const before = (await api(b.url!, c.apiKey, "/v1/account/credit/balance")).body.remainingCredits;
     const jobs = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => api((i % 2 ? b : a).url!, c.apiKey, "/v1/pdf/split", { json: { url: up.body.url, pages: "1,2-3", async: true } })),
+      Array.from({ length: 8 }, (_, i) =>
+        api((i % 2 ? b : a).url!, c.apiKey, "/v1/pdf/split", {
+          json: { url: up.body.url, pages: "1,2-3", async: true },
+        }),
+      ),
     );
     const results = await Promise.all(jobs.map((j) => waitJob(a.url!, c.apiKey, j.body.jobId)));
     expect(results.map((r) => r.status)).toEqual(Array(8).fill("success"));
@@ -173,17 +203,36 @@ describe.skipIf(!hasPg)("several nodes on one PostgreSQL and one bucket", () => 
   it("nothing is cached per node: a credit grant and a key revocation are seen by every node at once", async () => {
     const [a, b] = c.web;
     const before = (await api(b.url!, c.apiKey, "/v1/account/credit/balance")).body.remainingCredits;
-    const cli = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/node-hooks.mjs", "lib/server/cli.ts", "grant-credits", "admin@test.local", "7"], {
-      cwd: path.resolve(import.meta.dirname, "../.."),
-      env: { ...c.env, DATA_DIR: c.web[0].dataDir } as unknown as NodeJS.ProcessEnv,
-    });
+    const cli = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--import",
+        "./scripts/node-hooks.mjs",
+        "lib/server/cli.ts",
+        "grant-credits",
+        "admin@test.local",
+        "7",
+      ],
+      {
+        cwd: path.resolve(import.meta.dirname, "../.."),
+        env: { ...c.env, DATA_DIR: c.web[0].dataDir } as unknown as NodeJS.ProcessEnv,
+      },
+    );
     expect(await new Promise((r) => cli.on("exit", r))).toBe(0);
-    expect((await api(a.url!, c.apiKey, "/v1/account/credit/balance")).body.remainingCredits).toBe(before + 7);
-    expect((await api(b.url!, c.apiKey, "/v1/account/credit/balance")).body.remainingCredits).toBe(before + 7);
+    expect((await api(a.url!, c.apiKey, "/v1/account/credit/balance")).body.remainingCredits).toBe(
+      before + 7,
+    );
+    expect((await api(b.url!, c.apiKey, "/v1/account/credit/balance")).body.remainingCredits).toBe(
+      before + 7,
+    );
     const made = await api(a.url!, c.apiKey, "/v1/account/keys", { json: { name: "temp" } });
     const temp = made.body.secret as string;
     expect((await api(b.url!, temp, "/v1/account/credit/balance")).status).toBe(200);
-    expect((await api(a.url!, c.apiKey, `/v1/account/keys/${made.body.key.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(
+      (await api(a.url!, c.apiKey, `/v1/account/keys/${made.body.key.id}`, { method: "DELETE" })).status,
+    ).toBe(200);
     expect((await api(b.url!, temp, "/v1/account/credit/balance")).status).toBe(401);
   });
 

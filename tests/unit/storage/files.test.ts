@@ -17,7 +17,15 @@ const { resetConfigForTests } = await import("@/lib/core/config");
 const { closeDb } = await import("@/lib/db/client");
 
 let s3: TestS3;
-const S3_KEYS = ["S3_ENDPOINT", "S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_FORCE_PATH_STYLE", "S3_PRESIGN"];
+const S3_KEYS = [
+  "S3_ENDPOINT",
+  "S3_BUCKET",
+  "S3_REGION",
+  "S3_ACCESS_KEY_ID",
+  "S3_SECRET_ACCESS_KEY",
+  "S3_FORCE_PATH_STYLE",
+  "S3_PRESIGN",
+];
 
 function useBackend(kind: "local" | "s3" | "s3-streamed") {
   for (const k of S3_KEYS) delete process.env[k];
@@ -41,7 +49,14 @@ const ACCOUNT = "00000000-0000-0000-0000-000000000000";
 async function output(name: string, expiresAt: Date, text = `bytes of ${name}`) {
   const src = path.join(dataDir, "work", name);
   fs.writeFileSync(src, text);
-  return store.storeOutput({ accountId: ACCOUNT, jobId: "j1", srcPath: src, name, contentType: "text/plain", expiresAt });
+  return store.storeOutput({
+    accountId: ACCOUNT,
+    jobId: "j1",
+    srcPath: src,
+    name,
+    contentType: "text/plain",
+    expiresAt,
+  });
 }
 
 describe.each(["local", "s3", "s3-streamed"] as const)("stored files on the %s backend", (kind) => {
@@ -57,21 +72,35 @@ describe.each(["local", "s3", "s3-streamed"] as const)("stored files on the %s b
     const dest = path.join(dataDir, "work", `copy-${kind}`);
     await own!.saveTo(dest);
     expect(fs.readFileSync(dest, "utf8")).toBe(`bytes of keep-${kind}.txt`);
-    const tampered = isQuireLink ? o.url.replace(/sig=[^&]+/, "sig=x") : o.url.replace(/\/[0-9a-f]{32}\//, `/${"0".repeat(32)}/`);
+    const tampered = isQuireLink
+      ? o.url.replace(/sig=[^&]+/, "sig=x")
+      : o.url.replace(/\/[0-9a-f]{32}\//, `/${"0".repeat(32)}/`);
     expect(await store.resolveOwnFile(tampered)).toBeNull();
     if (isQuireLink) {
       const u = new URL(o.url);
-      expect(store.parseStorageLink(u.pathname, new URLSearchParams({ exp: "1", sig: u.searchParams.get("sig")! }), "get")).toBeNull();
+      expect(
+        store.parseStorageLink(
+          u.pathname,
+          new URLSearchParams({ exp: "1", sig: u.searchParams.get("sig")! }),
+          "get",
+        ),
+      ).toBeNull();
     }
   });
 
   it("the presigned upload flow: PUT to the link, then the GET link and resolveOwnFile give the bytes back", async () => {
     const up = await store.createPendingUpload(ACCOUNT, `in-${kind}.pdf`, "application/pdf");
-    expect(up.presignedUrl.startsWith(kind === "s3" ? s3.endpoint : "http://127.0.0.1:9/files/upload/")).toBe(true);
+    expect(up.presignedUrl.startsWith(kind === "s3" ? s3.endpoint : "http://127.0.0.1:9/files/upload/")).toBe(
+      true,
+    );
     const bytes = Buffer.from(`%PDF-1.7 upload through ${kind}`);
     if (kind === "s3") {
       // Straight to the store: Quire is not on the path.
-      const put = await fetch(up.presignedUrl, { method: "PUT", body: bytes, headers: { "content-type": "application/pdf" } });
+      const put = await fetch(up.presignedUrl, {
+        method: "PUT",
+        body: bytes,
+        headers: { "content-type": "application/pdf" },
+      });
       expect(put.status).toBe(200);
       const get = await fetch(up.url);
       expect(get.status).toBe(200);
@@ -81,7 +110,14 @@ describe.each(["local", "s3", "s3-streamed"] as const)("stored files on the %s b
       const forged = await fetch(up.url.replace(/X-Amz-Signature=[0-9a-f]{6}/, "X-Amz-Signature=000000"));
       expect(forged.status).toBe(403);
     } else {
-      await store.writeUpload(up.id, up.name, (async function* () { yield bytes; })(), "application/pdf");
+      await store.writeUpload(
+        up.id,
+        up.name,
+        (async function* () {
+          yield bytes;
+        })(),
+        "application/pdf",
+      );
     }
     const own = await store.resolveOwnFile(up.url);
     expect(own?.row.complete).toBe(true);
@@ -92,7 +128,13 @@ describe.each(["local", "s3", "s3-streamed"] as const)("stored files on the %s b
   it("a pending upload is not a source until its bytes arrived; a reserved output fills later", async () => {
     const up = await store.createPendingUpload(ACCOUNT, "later.pdf", "application/pdf");
     expect(await store.resolveOwnFile(up.url)).toBeNull();
-    const r = await store.reserveOutput(ACCOUNT, "j2", "promised.json", "application/json", new Date(Date.now() + 60_000));
+    const r = await store.reserveOutput(
+      ACCOUNT,
+      "j2",
+      "promised.json",
+      "application/json",
+      new Date(Date.now() + 60_000),
+    );
     await expect(store.openStoredFile(r.id)).rejects.toMatchObject({ status: 404 });
     await store.fillReservedOutput(r.id, r.name, JSON.stringify({ ok: kind }), "application/json");
     const opened = await store.openStoredFile(r.id);
@@ -106,7 +148,13 @@ describe.each(["local", "s3", "s3-streamed"] as const)("stored files on the %s b
     const max = 64 * 1024;
     const chunk = Buffer.alloc(16 * 1024);
     await expect(
-      store.writeUpload(up.id, up.name, (async function* () { for (let n = 0; n <= max; n += chunk.length) yield chunk; })()),
+      store.writeUpload(
+        up.id,
+        up.name,
+        (async function* () {
+          for (let n = 0; n <= max; n += chunk.length) yield chunk;
+        })(),
+      ),
     ).rejects.toThrow(/too large/);
     expect(await (await getObjectStore()).stat(`${up.id}/${up.name}`)).toBeNull();
     expect((await store.getFileRow(up.id))?.complete).toBe(false);
@@ -116,11 +164,15 @@ describe.each(["local", "s3", "s3-streamed"] as const)("stored files on the %s b
     const gone = await output(`old-${kind}.txt`, new Date(Date.now() - 1000));
     const kept = await output(`new-${kind}.txt`, new Date(Date.now() + 60_000));
     const objects = await getObjectStore();
-    expect(await objects.stat(`${gone.id}/${gone.name}`)).toEqual(expect.objectContaining({ size: gone.size }));
+    expect(await objects.stat(`${gone.id}/${gone.name}`)).toEqual(
+      expect.objectContaining({ size: gone.size }),
+    );
     expect(await store.sweepExpiredFiles()).toBeGreaterThanOrEqual(1);
     expect(await objects.stat(`${gone.id}/${gone.name}`)).toBeNull();
     expect(await store.getFileRow(gone.id)).toBeNull();
-    expect(await objects.stat(`${kept.id}/${kept.name}`)).toEqual(expect.objectContaining({ size: kept.size }));
+    expect(await objects.stat(`${kept.id}/${kept.name}`)).toEqual(
+      expect.objectContaining({ size: kept.size }),
+    );
     if (kind === "local") {
       expect(fs.existsSync(path.join(dataDir, "files", gone.id))).toBe(false);
       expect(fs.existsSync(path.join(dataDir, "files", kept.id, kept.name))).toBe(true);
