@@ -1,9 +1,9 @@
 import "server-only";
 import crypto from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { handleEngineRequest, isEnginePath } from "@/lib/api/router";
-import { resolveForwarded, publicUrlFor } from "@/lib/core/forwarded";
+import { resolveForwarded, publicUrlFor, type Forwarded } from "@/lib/core/forwarded";
 import { runWithContext } from "@/lib/core/request-context";
 import { metrics } from "@/lib/core/metrics";
 import { log } from "@/lib/core/log";
@@ -14,9 +14,59 @@ export type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<voi
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** HTTP/2 pseudo-headers (":method"...) are not header names Next's fetch Headers accept. */
-function dropPseudoHeaders(req: IncomingMessage) {
-  for (const k of Object.keys(req.headers)) if (k.startsWith(":")) delete req.headers[k];
+// Headers that belong to one connection, not to the request (and that HTTP/2 forbids).
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "proxy-connection",
+  "http2-settings",
+  "te",
+]);
+
+/**
+ * Next's request handler needs Node's HTTP/1 request and response objects, not HTTP/2's
+ * compatibility ones: a dashboard request that arrived over HTTP/2 is passed, streaming, to the
+ * loopback-only internal listener (HTTP/1.1), which trusts the forwarded scheme, host and client.
+ */
+function viaInternalListener(
+  req: IncomingMessage,
+  res: ServerResponse,
+  internalUrl: string,
+  fwd: Forwarded,
+  requestId: string,
+) {
+  const target = new URL(internalUrl);
+  const headers: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(req.headers))
+    if (v !== undefined && !k.startsWith(":") && !HOP_BY_HOP.has(k)) headers[k] = v;
+  headers.host = fwd.host ?? target.host;
+  headers["x-forwarded-proto"] = fwd.proto;
+  headers["x-forwarded-for"] = fwd.clientIp;
+  if (fwd.host) headers["x-forwarded-host"] = fwd.host;
+  headers["x-request-id"] = requestId;
+  return new Promise<void>((resolve) => {
+    const out = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+      (back) => {
+        const h: Record<string, string | string[]> = {};
+        for (const [k, v] of Object.entries(back.headers))
+          if (v !== undefined && !HOP_BY_HOP.has(k)) h[k] = v;
+        res.writeHead(back.statusCode ?? 502, h);
+        back.pipe(res);
+        back.on("end", resolve);
+        back.on("error", () => (res.destroy(), resolve()));
+      },
+    );
+    out.on("error", (e) => {
+      log.error("dashboard request (HTTP/2 → internal listener) failed", e);
+      if (!res.headersSent) res.writeHead(502).end();
+      else res.destroy();
+      resolve();
+    });
+    req.pipe(out);
+  });
 }
 
 /**
@@ -29,6 +79,8 @@ export function createRequestHandler(opts: {
   next: Handler | null;
   trusted?: boolean;
   probesOnly?: boolean;
+  /** The internal listener's URL, for dashboard requests that came over HTTP/2. */
+  internalUrl?: () => string | undefined;
 }): Handler {
   return async (req, res) => {
     const started = process.hrtime.bigint();
@@ -74,8 +126,10 @@ export function createRequestHandler(opts: {
           message: "The dashboard is off (DASHBOARD=false); the API is under /v1.",
         });
       }
+      const internal = opts.internalUrl?.();
+      if (req.httpVersionMajor === 2 && internal)
+        return viaInternalListener(req, res, internal, fwd, requestId);
       // The dashboard sees the client's own scheme, host and address, never what a client forged.
-      dropPseudoHeaders(req);
       req.headers["x-forwarded-proto"] = fwd.proto;
       req.headers["x-forwarded-for"] = fwd.clientIp;
       if (fwd.host) req.headers["x-forwarded-host"] = fwd.host;

@@ -48,7 +48,10 @@ async function main() {
   // The admin socket serves the CLI while this process owns the embedded database; with
   // PostgreSQL the CLI opens the database itself (and nodes may share DATA_DIR).
   if (cfg.embedded) listenAdminSocket(runAdminCommand);
-  const listeners = await openListeners(cfg, createRequestHandler({ next: nextHandler }));
+  const listeners = await openListeners(
+    cfg,
+    createRequestHandler({ next: nextHandler, internalUrl: () => process.env.QUIRE_INTERNAL_URL }),
+  );
   const scheme = cfg.tls ? "https" : "http";
   const bound = boundUrls(listeners.main, scheme);
   const shown = `${scheme}://${bound.address.includes(":") ? `[${bound.address}]` : bound.address}:${bound.port}`;
