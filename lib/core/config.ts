@@ -45,6 +45,8 @@ const envSchema = z.object({
   HTTP_REDIRECT_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   TRUST_PROXY: z.string().default(""),
   WORKER_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // Empty counts as unset (compose passes `${METRICS_TOKEN:-}`).
+  METRICS_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional()),
   LOG_FORMAT: z.enum(["text", "json"]).default("text"),
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(200),
@@ -123,6 +125,7 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     tls,
     httpRedirectPort: e.HTTP_REDIRECT_PORT,
     workerPort: e.WORKER_PORT,
+    metricsToken: e.METRICS_TOKEN,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logFormat: e.LOG_FORMAT,
     rateLimit: e.RATE_LIMIT_PER_SECOND > 0 ? { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST } : undefined,

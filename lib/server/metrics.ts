@@ -2,6 +2,7 @@ import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import crypto from "node:crypto";
 import { gaugeFrom, metrics } from "@/lib/core/metrics";
+import { getConfig } from "@/lib/core/config";
 import { getDbHandle } from "@/lib/db/client";
 import { JOBS_QUEUE } from "@/lib/jobs/queue";
 import { sandboxPoolStats } from "@/lib/jobs/sandbox-pool";
@@ -58,7 +59,7 @@ function tokenMatches(given: string, expected: string) {
  * `Authorization: Bearer <token>`; without, only clients on this machine get it.
  */
 export async function serveMetrics(req: IncomingMessage, res: ServerResponse, clientIp: string) {
-  const token = process.env.METRICS_TOKEN;
+  const token = getConfig().metricsToken;
   if (token) {
     const auth = String(req.headers.authorization ?? "");
     const given = auth.toLowerCase().startsWith("bearer ") ? auth.slice(7).trim() : "";
