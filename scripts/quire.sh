@@ -4,7 +4,7 @@
 #   build   the same builds, without starting
 #   dev     the same with Next in dev mode
 #   test    every test: unit, API on PGlite and PostgreSQL, e2e in Chromium
-#   check   lint + typecheck + unit tests (the quick local gate)
+#   check   lint + typecheck + layering check (scripts/check-layers.ts) + unit tests (the quick local gate)
 #   worker  a standalone queue worker (scaled-out mode), from dist/
 #   cli     the admin CLI
 #   run F   run a TypeScript file (benchmarks, accuracy scripts)
@@ -44,7 +44,7 @@ case "$cmd" in
     QUIRE_DEV=1 NEXT_TELEMETRY_DISABLED=1 exec "${NODE_RUN[@]}" lib/server/main.ts ;;
   build) build_if_stale ;;
   test) exec bash scripts/run-tests.sh "$@" ;;
-  check) npx eslint . && npx tsc --noEmit && npx vitest run --project unit ;;
+  check) npx eslint . && npx tsc --noEmit && "${NODE_RUN[@]}" scripts/check-layers.ts && npx vitest run --project unit ;;
   worker)
     build_if_stale server-only
     NODE_ENV=production exec "${DIST_RUN[@]}" dist/lib/server/worker-main.js ;;

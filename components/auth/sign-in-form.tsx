@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { signInWithPassword } from "@/lib/dashboard/auth-client";
+import { signInWithPassword } from "@/lib/dashboard/shell/auth-client";
 
 /** Email + password form (and the single sign-on button when configured). */
 export function SignInForm({ oidc }: { oidc: { id: string; name: string } | null }) {

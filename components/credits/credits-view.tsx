@@ -3,9 +3,9 @@
 import Link from "next/link";
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { balanceQuery, ledgerQuery } from "@/lib/dashboard/queries";
-import { buildUsageChart, palette } from "@/lib/dashboard/usage-chart";
-import { formatNumber } from "@/lib/dashboard/format";
+import { balanceQuery, ledgerQuery } from "@/lib/dashboard/data/queries";
+import { buildUsageChart, palette } from "@/lib/dashboard/credits/usage-chart";
+import { formatNumber } from "@/lib/dashboard/shell/format";
 import { Notice } from "@/components/ui/notice";
 import { LocalTime } from "@/components/ui/local-time";
 

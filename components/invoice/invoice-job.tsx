@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { jobQuery } from "@/lib/dashboard/queries";
+import { jobQuery } from "@/lib/dashboard/data/queries";
 import { Notice } from "@/components/ui/notice";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { InvoiceView } from "./invoice-view";

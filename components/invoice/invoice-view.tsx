@@ -1,8 +1,8 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { buildInvoiceSections, buildLineItemTables, humanize, invoiceToCsvRows, readFieldSources } from "@/lib/dashboard/invoice";
-import { toCsv } from "@/lib/dashboard/csv";
+import { buildInvoiceSections, buildLineItemTables, humanize, invoiceToCsvRows, readFieldSources } from "@/lib/dashboard/invoices/invoice";
+import { toCsv } from "@/lib/dashboard/results/csv";
 import { PdfPreview } from "@/components/results/pdf-preview";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Icon } from "@/components/ui/icon";

@@ -3,10 +3,10 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { jobQuery } from "@/lib/dashboard/queries";
-import { api } from "@/lib/dashboard/http";
-import { buildCurl } from "@/lib/dashboard/curl";
-import { formatDuration, formatNumber } from "@/lib/dashboard/format";
+import { jobQuery } from "@/lib/dashboard/data/queries";
+import { api } from "@/lib/dashboard/data/http";
+import { buildCurl } from "@/lib/dashboard/jobs/curl";
+import { formatDuration, formatNumber } from "@/lib/dashboard/shell/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Notice } from "@/components/ui/notice";

@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { useDeferredValue, useState } from "react";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { jobsQuery } from "@/lib/dashboard/queries";
-import { formatDuration, formatNumber, fileNameOf } from "@/lib/dashboard/format";
+import { jobsQuery } from "@/lib/dashboard/data/queries";
+import { formatDuration, formatNumber, fileNameOf } from "@/lib/dashboard/shell/format";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { Icon } from "@/components/ui/icon";
 import { Notice } from "@/components/ui/notice";

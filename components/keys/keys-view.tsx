@@ -2,9 +2,9 @@
 
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { keysQuery } from "@/lib/dashboard/queries";
-import { api } from "@/lib/dashboard/http";
-import type { ApiKey } from "@/lib/dashboard/api-types";
+import { keysQuery } from "@/lib/dashboard/data/queries";
+import { api } from "@/lib/dashboard/data/http";
+import type { ApiKey } from "@/lib/dashboard/data/api-types";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Notice } from "@/components/ui/notice";
 import { LocalTime } from "@/components/ui/local-time";

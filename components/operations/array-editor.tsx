@@ -1,11 +1,14 @@
 "use client";
 
-import type { FieldModel, FormValue } from "@/lib/dashboard/form-model";
+import type { FieldModel, FormValue } from "@/lib/dashboard/operations/form-model";
 import { Icon } from "@/components/ui/icon";
-import { FieldInput } from "./field-input";
+import { Fragment, type ReactNode } from "react";
+
+/** Draws one field of an item; the field input passes itself, so this file does not import it (no import cycle). */
+export type RenderField = (props: { field: FieldModel; value: FormValue; onChange: (v: FormValue) => void }) => ReactNode;
 
 /** A list of objects (edit/add annotations, images, fields): one small form per item. */
-export function ArrayEditor({ field, value, onChange }: { field: FieldModel; value: Record<string, unknown>[]; onChange: (v: FormValue) => void }) {
+export function ArrayEditor({ field, value, onChange, renderField }: { field: FieldModel; value: Record<string, unknown>[]; onChange: (v: FormValue) => void; renderField: RenderField }) {
   const subs = field.itemFields ?? [];
   const main = subs.filter((s) => !s.advanced);
   const extra = subs.filter((s) => s.advanced);
@@ -23,7 +26,7 @@ export function ArrayEditor({ field, value, onChange }: { field: FieldModel; val
           </div>
           <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
             {main.map((s) => (
-              <FieldInput key={s.key} field={s} value={item[s.key] as FormValue} onChange={(v) => set(i, s.key, v)} />
+              <Fragment key={s.key}>{renderField({ field: s, value: item[s.key] as FormValue, onChange: (v) => set(i, s.key, v) })}</Fragment>
             ))}
           </div>
           {extra.length ? (
@@ -31,7 +34,7 @@ export function ArrayEditor({ field, value, onChange }: { field: FieldModel; val
               <summary className="cursor-pointer text-xs font-medium text-zinc-600 dark:text-zinc-400">More options</summary>
               <div className="mt-2 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
                 {extra.map((s) => (
-                  <FieldInput key={s.key} field={s} value={item[s.key] as FormValue} onChange={(v) => set(i, s.key, v)} />
+                  <Fragment key={s.key}>{renderField({ field: s, value: item[s.key] as FormValue, onChange: (v) => set(i, s.key, v) })}</Fragment>
                 ))}
               </div>
             </details>

@@ -1,8 +1,8 @@
 "use client";
 
 import { useId } from "react";
-import type { FieldModel, FormValue } from "@/lib/dashboard/form-model";
-import { parseJsonText } from "@/lib/dashboard/form-model";
+import type { FieldModel, FormValue } from "@/lib/dashboard/operations/form-model";
+import { parseJsonText } from "@/lib/dashboard/operations/form-model";
 import { ArrayEditor } from "./array-editor";
 import { PagesInput } from "./pages-input";
 import { RulesField } from "@/components/rules/rules-field";
@@ -32,7 +32,7 @@ export function FieldInput({ field, value, onChange, error, pageBase = 0 }: { fi
 
   let control;
   if (field.kind === "object-array") {
-    control = <ArrayEditor field={field} value={(value as Record<string, unknown>[]) ?? []} onChange={onChange} />;
+    control = <ArrayEditor field={field} value={(value as Record<string, unknown>[]) ?? []} onChange={onChange} renderField={(p) => <FieldInput {...p} />} />;
   } else if (field.kind === "enum") {
     control = (
       <select {...common} className="input" value={text} onChange={(e) => onChange(e.target.value)}>

@@ -2,9 +2,9 @@
 
 import { useMemo, useState, type FormEvent } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { initialValues, toRequestBody, validateValues, type FieldModel, type FormModel, type FormValue, type FormValues } from "@/lib/dashboard/form-model";
-import { api, ApiError } from "@/lib/dashboard/http";
-import { compressPresets } from "@/lib/dashboard/compress-presets";
+import { initialValues, toRequestBody, validateValues, type FieldModel, type FormModel, type FormValue, type FormValues } from "@/lib/dashboard/operations/form-model";
+import { api, ApiError } from "@/lib/dashboard/data/http";
+import { compressPresets } from "@/lib/dashboard/operations/compress-presets";
 import { Notice } from "@/components/ui/notice";
 import { Icon } from "@/components/ui/icon";
 import { FieldInput } from "./field-input";

@@ -1,13 +1,14 @@
 "use client";
 
 import { useState } from "react";
-import { checkPages, pagesPreset } from "@/lib/dashboard/pages-syntax";
+import { checkPageSelection } from "@/lib/engine/pages";
+import { pagesPreset } from "@/lib/dashboard/operations/pages-presets";
 
 /** A page selection with a helper: first, last, all, or a range added with two numbers. */
 export function PagesInput({ id, name, value, onChange, base, example, ...aria }: { id: string; name: string; value: string; onChange: (v: string) => void; base: 0 | 1; example?: string; "aria-invalid"?: boolean; "aria-describedby"?: string }) {
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
-  const live = checkPages(value);
+  const live = checkPageSelection(value, base);
   const add = (part: string) => onChange(value.trim() ? `${value.trim()}, ${part}` : part);
   return (
     <div className="space-y-2">

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { FieldModel, FormValue, FormValues } from "@/lib/dashboard/form-model";
+import type { FieldModel, FormValue, FormValues } from "@/lib/dashboard/operations/form-model";
 import { PdfPreview } from "@/components/results/pdf-preview";
 
 const COLORS: Record<string, string> = { annotations: "#4f46e5", images: "#059669", fields: "#d97706" };

@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import type { FormModel } from "@/lib/dashboard/form-model";
-import { jobQuery } from "@/lib/dashboard/queries";
-import { buildCurl } from "@/lib/dashboard/curl";
+import type { FormModel } from "@/lib/dashboard/operations/form-model";
+import { jobQuery } from "@/lib/dashboard/data/queries";
+import { buildCurl } from "@/lib/dashboard/jobs/curl";
 import { CopyButton } from "@/components/ui/copy-button";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { Notice } from "@/components/ui/notice";

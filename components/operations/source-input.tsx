@@ -1,8 +1,8 @@
 "use client";
 
 import { useRef, useState, type DragEvent } from "react";
-import { uploadFile } from "@/lib/dashboard/upload";
-import { formatBytes } from "@/lib/dashboard/format";
+import { uploadFile } from "@/lib/dashboard/operations/upload";
+import { formatBytes } from "@/lib/dashboard/shell/format";
 import { Icon } from "@/components/ui/icon";
 
 interface Item {

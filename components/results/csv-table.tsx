@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { parseCsv, sortRows } from "@/lib/dashboard/csv";
+import { parseCsv, sortRows } from "@/lib/dashboard/results/csv";
 import { Icon } from "@/components/ui/icon";
 
 /** CSV text as a sortable table (first row = header) with download. */

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState, type ReactNode, type MouseEvent } from "react";
-import { local } from "@/lib/dashboard/http";
+import { local } from "@/lib/dashboard/data/http";
 import { Icon } from "@/components/ui/icon";
 import { Notice } from "@/components/ui/notice";
 
@@ -12,14 +12,14 @@ export interface PageBox {
 }
 
 /** Page sizes (points) of a PDF output, from the preview route. */
-export const previewInfoQuery = (url: string) => ({
+const previewInfoQuery = (url: string) => ({
   queryKey: ["preview", url] as const,
   queryFn: ({ signal }: { signal: AbortSignal }) => local<{ pageCount: number; pages: PageBox[] }>(`/api/preview?info=1&url=${encodeURIComponent(url)}`, { signal }),
   staleTime: 5 * 60_000,
   retry: false,
 });
 
-export function previewSrc(url: string, page: number, dpi = 110) {
+function previewSrc(url: string, page: number, dpi = 110) {
   return `/api/preview?url=${encodeURIComponent(url)}&page=${page}&dpi=${dpi}`;
 }
 
@@ -27,7 +27,7 @@ export function previewSrc(url: string, page: number, dpi = 110) {
  * One rendered page with an overlay in PDF points (top-left origin). `onPick` receives the
  * clicked point in points, for editors that place things on the page.
  */
-export function PdfPage({
+function PdfPage({
   url,
   page,
   box,

@@ -2,8 +2,8 @@
 
 import type { ReactNode } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { readJson } from "@/lib/dashboard/http";
-import { fileNameOf, formatBytes, isLinkExpired } from "@/lib/dashboard/format";
+import { readJson } from "@/lib/dashboard/data/http";
+import { fileNameOf, formatBytes, isLinkExpired } from "@/lib/dashboard/shell/format";
 import { Notice } from "@/components/ui/notice";
 import { Icon } from "@/components/ui/icon";
 import { JsonTree } from "./json-tree";

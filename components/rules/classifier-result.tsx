@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
-import { readMatches } from "@/lib/dashboard/classifier-matches";
+import { readMatches } from "@/lib/dashboard/rules/classifier-matches";
 import { parseRules } from "@/lib/engine/classify/parse-rules";
 import { Notice } from "@/components/ui/notice";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useRef, type UIEvent } from "react";
-import { tokenizeRuleLine, type TokenKind } from "@/lib/dashboard/rules-syntax";
+import { tokenizeRuleLine, type TokenKind } from "@/lib/dashboard/rules/rules-syntax";
 import { parseRules } from "@/lib/engine/classify/parse-rules";
 
 const tokenClass: Record<TokenKind, string> = {

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { ruleSetsQuery } from "@/lib/dashboard/queries";
+import { ruleSetsQuery } from "@/lib/dashboard/data/queries";
 import { RulesEditor } from "./rules-editor";
 
 /** The classifier form's rules: pick a saved rule set or write rules inline. */

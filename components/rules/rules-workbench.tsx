@@ -2,10 +2,10 @@
 
 import { useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ruleSetsQuery } from "@/lib/dashboard/queries";
-import { api, local } from "@/lib/dashboard/http";
+import { ruleSetsQuery } from "@/lib/dashboard/data/queries";
+import { api, local } from "@/lib/dashboard/data/http";
 import { parseRules } from "@/lib/engine/classify/parse-rules";
-import type { RuleSet } from "@/lib/dashboard/api-types";
+import type { RuleSet } from "@/lib/dashboard/data/api-types";
 import { Notice } from "@/components/ui/notice";
 import { SourceInput } from "@/components/operations/source-input";
 import { RulesEditor } from "./rules-editor";

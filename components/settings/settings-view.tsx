@@ -2,8 +2,8 @@
 
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, local } from "@/lib/dashboard/http";
-import { upstreamQuery } from "@/lib/dashboard/queries";
+import { api, local } from "@/lib/dashboard/data/http";
+import { upstreamQuery } from "@/lib/dashboard/data/queries";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Notice } from "@/components/ui/notice";
 

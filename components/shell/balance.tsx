@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { balanceQuery } from "@/lib/dashboard/queries";
+import { balanceQuery } from "@/lib/dashboard/data/queries";
 import { Icon } from "@/components/ui/icon";
 
 /** The credit balance in the header, refreshed in the background. */

@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
 import { usePathname } from "next/navigation";
 import { Icon } from "@/components/ui/icon";
 import { NavLinks } from "./nav-links";
-import type { NavGroup } from "@/lib/dashboard/nav";
+import type { NavGroup } from "@/lib/dashboard/shell/nav";
 
 /** Phone-width navigation: a menu button opening the sidebar as a drawer. */
 export function MobileNav({ groups }: { groups: NavGroup[] }) {

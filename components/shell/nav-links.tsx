@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { Icon } from "@/components/ui/icon";
-import type { NavGroup } from "@/lib/dashboard/nav";
+import type { NavGroup } from "@/lib/dashboard/shell/nav";
 
 /** The sidebar's grouped links; the current page is marked with aria-current. */
 export function NavLinks({ groups, onNavigate }: { groups: NavGroup[]; onNavigate?: () => void }) {

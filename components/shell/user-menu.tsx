@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { Icon } from "@/components/ui/icon";
-import { signOut } from "@/lib/dashboard/auth-client";
+import { signOut } from "@/lib/dashboard/shell/auth-client";
 
 /** The signed-in user's menu: settings, keys, sign-out. */
 export function UserMenu({ name, email }: { name: string; email: string }) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { formatDateTime, formatDateTimeUtc, formatRelative } from "@/lib/dashboard/format";
+import { formatDateTime, formatDateTimeUtc, formatRelative } from "@/lib/dashboard/shell/format";
 
 const TICK_MS = 15_000;
 const listeners = new Set<() => void>();

@@ -1,6 +1,8 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import busboy from "busboy";
 import { QuireError } from "@/lib/core/errors";
 
 /** CORS for browser clients calling the API directly with x-api-key. */
@@ -32,61 +34,56 @@ export function sendError(res: ServerResponse, e: QuireError) {
 /** Yields the request body while counting bytes; throws 413 past `maxBytes`. */
 export async function* limitedBody(req: IncomingMessage, maxBytes: number, what = "request body") {
   let size = 0;
-  for await (const chunk of req) {
+  // Stopping early (a reader's error, 413) must not destroy the request: the error answer still
+  // has to reach the client (the router closes the connection after it).
+  for await (const chunk of req.iterator({ destroyOnReturn: false })) {
     size += (chunk as Buffer).length;
     if (size > maxBytes) throw new QuireError(413, `${what} is larger than ${maxBytes} bytes`);
     yield chunk as Buffer;
   }
 }
 
-export async function readBodyBuffer(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+async function readBodyBuffer(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of limitedBody(req, maxBytes)) chunks.push(c);
   return Buffer.concat(chunks);
 }
 
-export interface WireFile {
+/** A file part of a multipart body, streaming while it arrives: consume `stream` to the end. */
+export interface FilePart {
   field: string;
   name: string;
   contentType: string;
-  bytes: Buffer;
+  stream: Readable;
 }
 
-export interface WireRequest {
+export interface WireRequest<F = never> {
   fields: Record<string, unknown>;
-  files: WireFile[];
+  /** What `onFile` made of each file part, in order (file parts are drained when there is no `onFile`). */
+  files: F[];
 }
 
 /**
  * Reads parameters from the query string and the body (JSON, urlencoded or multipart); body
- * fields win over query fields with the same name.
+ * fields win over query fields with the same name. Multipart file parts are never held in memory:
+ * each is handed to `onFile` as a stream (to storage), the whole body counted against `maxBytes`.
  */
-export async function readWireRequest(req: IncomingMessage, url: URL, maxBytes: number): Promise<WireRequest> {
+export async function readWireRequest<F = never>(
+  req: IncomingMessage,
+  url: URL,
+  maxBytes: number,
+  onFile?: (part: FilePart) => Promise<F>,
+): Promise<WireRequest<F>> {
   const fields: Record<string, unknown> = {};
   for (const [k, v] of url.searchParams) fields[k] = v;
-  const files: WireFile[] = [];
+  const files: F[] = [];
   if (req.method === "GET" || req.method === "HEAD") return { fields, files };
   const type = (req.headers["content-type"] ?? "").toLowerCase();
   if (type.startsWith("multipart/form-data")) {
-    const body = Readable.from(limitedBody(req, maxBytes)) as unknown as ReadableStream;
-    let form: FormData;
-    try {
-      form = await new Request("http://local/", {
-        method: "POST",
-        headers: { "content-type": req.headers["content-type"]! },
-        body: Readable.toWeb(body as unknown as Readable) as ReadableStream,
-        duplex: "half",
-      } as RequestInit).formData();
-    } catch (e) {
-      if (e instanceof QuireError) throw e;
-      const cause = (e as { cause?: unknown }).cause;
-      if (cause instanceof QuireError) throw cause;
-      throw new QuireError(400, "the multipart body could not be read");
-    }
-    for (const [k, v] of form) {
-      if (typeof v === "string") fields[k] = v;
-      else files.push({ field: k, name: v.name || "upload", contentType: v.type, bytes: Buffer.from(await v.arrayBuffer()) });
-    }
+    await readMultipart(req, maxBytes, fields, async (part, index) => {
+      if (onFile) files[index] = await onFile(part);
+      else part.stream.resume();
+    });
     return { fields, files };
   }
   const buf = await readBodyBuffer(req, maxBytes);
@@ -112,4 +109,49 @@ export async function readWireRequest(req: IncomingMessage, url: URL, maxBytes: 
   }
   Object.assign(fields, parsed);
   return { fields, files };
+}
+
+/**
+ * Streams a multipart/form-data body through busboy: text fields into `fields`, each file part to
+ * `onPart` while it arrives (parts one after the other, each consumed before the next is read).
+ */
+async function readMultipart(
+  req: IncomingMessage,
+  maxBytes: number,
+  fields: Record<string, unknown>,
+  onPart: (part: FilePart, index: number) => Promise<void>,
+): Promise<void> {
+  let parser: busboy.Busboy;
+  try {
+    // Text fields may be as large as the body allows (some clients send base64 in one).
+    parser = busboy({ headers: req.headers, limits: { fieldSize: maxBytes } });
+  } catch {
+    throw new QuireError(400, "the multipart body could not be read (no boundary in Content-Type)");
+  }
+  const parts: Promise<void>[] = [];
+  const streams: Readable[] = [];
+  let failure: unknown;
+  parser.on("field", (name, value) => (fields[name] = value));
+  parser.on("file", (field, stream, info) => {
+    const part = { field, name: info.filename || "upload", contentType: info.mimeType, stream };
+    streams.push(stream);
+    parts.push(
+      onPart(part, parts.length).catch((e: unknown) => {
+        failure ??= e;
+        stream.resume(); // keep the parser moving; the first failure is reported
+      }),
+    );
+  });
+  try {
+    await pipeline(Readable.from(limitedBody(req, maxBytes)), parser);
+  } catch (e) {
+    failure ??= e;
+    // A part still streaming will never end now: stop it so its consumer cleans up.
+    for (const st of streams) if (!st.readableEnded) st.destroy(e instanceof Error ? e : new Error(String(e)));
+  }
+  await Promise.all(parts);
+  if (failure) {
+    if (failure instanceof QuireError) throw failure;
+    throw new QuireError(400, "the multipart body could not be read");
+  }
 }

@@ -1,10 +1,11 @@
 import "server-only";
 import crypto from "node:crypto";
+import { Readable } from "node:stream";
 import type { IncomingMessage } from "node:http";
 import { getConfig } from "@/lib/core/config";
 import { QuireError } from "@/lib/core/errors";
 import { getDbHandle } from "@/lib/db/client";
-import type { WireRequest } from "./http";
+import type { FilePart } from "./http";
 
 export interface Answer {
   status: number;
@@ -26,17 +27,39 @@ function stable(v: unknown): unknown {
   return v;
 }
 
-/** The request as a hash: path, parameters in any order, and each file's name, type and bytes. */
-export function requestFingerprint(path: string, wire: WireRequest): string {
-  const files = wire.files.map((f) => ({
-    field: f.field,
-    name: f.name,
-    type: f.contentType,
-    sha256: crypto.createHash("sha256").update(f.bytes).digest("hex"),
-  }));
+/** A stored file part with the SHA-256 of its bytes, taken while they streamed to storage. */
+export interface HashedPart {
+  field: string;
+  name: string;
+  sha256?: string;
+}
+
+/** Stores a multipart part through `store` while hashing its bytes (for the fingerprint). */
+export async function hashingPart<T extends { field: string; name: string }>(
+  part: FilePart,
+  store: (p: FilePart) => Promise<T>,
+): Promise<T & { sha256: string }> {
+  const hash = crypto.createHash("sha256");
+  async function* hashed() {
+    for await (const chunk of part.stream) {
+      hash.update(chunk as Buffer);
+      yield chunk as Buffer;
+    }
+  }
+  const stored = await store({ ...part, stream: Readable.from(hashed()) });
+  return { ...stored, sha256: hash.digest("hex") };
+}
+
+/** The request as a hash: path, parameters in any order, and each file's field, name and bytes. */
+export function requestFingerprint(
+  path: string,
+  fields: Record<string, unknown>,
+  files: ReadonlyArray<HashedPart> = [],
+): string {
+  const parts = files.map((f) => ({ field: f.field, name: f.name, sha256: f.sha256 ?? null }));
   return crypto
     .createHash("sha256")
-    .update(JSON.stringify(stable({ path, fields: wire.fields, files })))
+    .update(JSON.stringify(stable({ path, fields, files: parts })))
     .digest("hex");
 }
 
@@ -52,6 +75,8 @@ export async function withIdempotency(
   accountId: string,
   fingerprint: () => string,
   run: () => Promise<Answer>,
+  /** Called when the answer is a replay (or a refusal): undo what reading the request did. */
+  discard: () => Promise<void> = async () => {},
 ): Promise<Answer> {
   const raw = req.headers["idempotency-key"];
   const key = (Array.isArray(raw) ? raw[0] : raw)?.trim();
@@ -110,6 +135,7 @@ export async function withIdempotency(
       );
       continue;
     }
+    await discard();
     if (row.fingerprint !== fp) {
       throw new QuireError(
         422,

@@ -1,77 +1,111 @@
 import { z } from "zod";
-import { operations } from "@/lib/operations/registry";
+import { operations, operationMethods } from "@/lib/operations/registry";
+import { acceptedResponse, operationResponse } from "@/lib/operations/response";
 import { errorCodes } from "@/lib/core/errors";
+import { routes } from "./routes";
+import { binaryResponse, type HttpMethod } from "./define-route";
+import { errorResponse } from "./schemas";
 
-/** OpenAPI 3.1 document generated from the operation contracts (served at /v1/openapi.json). */
+type Json = Record<string, unknown>;
+
+const toSchema = (s: z.ZodType, io: "input" | "output") => {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Json;
+  return rest;
+};
+
+const errorRef = { $ref: "#/components/responses/Error" };
+
+const json = (schema: Json) => ({ "application/json": { schema } });
+
+/** Query parameters of a GET, one per field of an object schema (complex values as JSON text). */
+function queryParameters(schema: Json): Json[] {
+  const props = (schema.properties ?? {}) as Record<string, Json>;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries(props).map(([name, p]) => ({
+    name,
+    in: "query",
+    required: required.has(name),
+    description: typeof p.description === "string" ? p.description : undefined,
+    schema: p,
+  }));
+}
+
+function pathParameters(path: string): Json[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }));
+}
+
+function requestContent(input: Json, multipart?: boolean) {
+  if (!multipart) return { "application/json": { schema: input }, "application/x-www-form-urlencoded": { schema: input } };
+  const props = { ...(input.properties as object), file: { type: "string", format: "binary" } };
+  return { "multipart/form-data": { schema: { ...input, properties: props } } };
+}
+
+/** OpenAPI 3.1 document generated from the operation contracts and the route table (served at /v1/openapi.json). */
 export function buildOpenApi() {
-  const paths: Record<string, unknown> = {};
-  const errorResponse = { $ref: "#/components/responses/Error" };
+  const paths: Record<string, Record<string, Json>> = {};
+  const add = (path: string, method: HttpMethod | "GET" | "POST", entry: Json) => {
+    (paths[path] ??= {})[method.toLowerCase()] = entry;
+  };
+
   for (const op of operations) {
-    const schema = z.toJSONSchema(op.params, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-    const successProps: Record<string, unknown> = {
-      error: { type: "boolean", const: false },
-      status: op.alwaysAsync ? { type: "string", const: "created" } : { type: "integer", const: 200 },
-      credits: { type: "integer" },
-      remainingCredits: { type: "integer" },
-      duration: { type: "integer", description: "milliseconds" },
-      jobId: { type: "string", description: "with async: true" },
-      pageCount: { type: "integer" },
-      name: { type: "string" },
-      outputLinkValidTill: { type: "string", format: "date-time" },
+    const params = toSchema(op.params, "input");
+    const success = toSchema(operationResponse(op), "output");
+    const accepted = toSchema(acceptedResponse, "output");
+    const answer = op.alwaysAsync ? accepted : { anyOf: [success, accepted] };
+    const common = {
+      summary: op.title,
+      description: op.summary + (op.deprecated ? "\n\nDeprecated." : ""),
+      deprecated: op.deprecated || undefined,
+      tags: [op.category],
+      "x-cost": op.cost,
+      responses: { "200": { description: "Success", content: json(answer) }, default: errorRef },
     };
-    for (const [k, v] of Object.entries(op.responseFields)) successProps[k] = { type: v.type, description: v.description };
-    paths[op.path] = {
-      post: {
-        operationId: op.id,
-        summary: op.title,
-        description: op.summary + (op.deprecated ? "\n\nDeprecated." : ""),
-        deprecated: op.deprecated || undefined,
-        tags: [op.category],
-        "x-cost": op.cost,
-        requestBody: {
-          required: true,
-          content: {
-            "application/json": { schema },
-            "application/x-www-form-urlencoded": { schema },
-            "multipart/form-data": { schema: { ...schema, properties: { ...(schema.properties as object), file: { type: "string", format: "binary" } } } },
+    for (const method of operationMethods(op)) {
+      if (method === "POST") {
+        add(op.path, method, {
+          operationId: op.id,
+          ...common,
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": { schema: params },
+              "application/x-www-form-urlencoded": { schema: params },
+              "multipart/form-data": {
+                schema: { ...params, properties: { ...(params.properties as object), file: { type: "string", format: "binary" } } },
+              },
+            },
           },
-        },
-        responses: {
-          "200": { description: "Success", content: { "application/json": { schema: { type: "object", properties: successProps } } } },
-          default: errorResponse,
-        },
-      },
-    };
+        });
+      } else {
+        add(op.path, method, { operationId: `${op.id}-get`, ...common, parameters: queryParameters(params) });
+      }
+    }
   }
-  const simple = (summary: string, props: Record<string, unknown>, method = "get") => ({
-    [method]: { summary, responses: { "200": { description: "OK", content: { "application/json": { schema: { type: "object", properties: props } } } }, default: errorResponse } },
-  });
-  paths["/v1/account/credit/balance"] = simple("Credit balance", { remainingCredits: { type: "integer" } });
-  paths["/v1/job/check"] = {
-    ...simple("Check a background job (GET with ?jobid=)", { status: { type: "string", enum: ["working", "success", "failed", "aborted", "unknown"] } }),
-    ...simple("Check a background job ({jobid, force})", { status: { type: "string" } }, "post"),
-  };
-  paths["/v1/file/upload/get-presigned-url"] = simple("Presigned upload URL (?name=&contenttype=); PUT the raw bytes to presignedUrl", {
-    presignedUrl: { type: "string" },
-    url: { type: "string" },
-    name: { type: "string" },
-  });
-  paths["/v1/file/upload"] = simple("Upload a file (multipart `file`)", { url: { type: "string" } }, "post");
-  paths["/v1/file/upload/base64"] = simple("Upload a file as base64 or a data URI (`file`, `name`)", { url: { type: "string" } }, "post");
-  paths["/v1/jobs"] = simple("Quire extension: the account's jobs (?limit=&status=&q=)", { jobs: { type: "array" } });
-  paths["/v1/jobs/{jobId}"] = simple("Quire extension: one job with request, result and callback deliveries", { job: { type: "object" } });
-  paths["/v1/jobs/{jobId}/rerun"] = simple("Quire extension: run a job's request again", {}, "post");
-  paths["/v1/account"] = simple("Quire extension: account and balance", { email: { type: "string" }, remainingCredits: { type: "integer" } });
-  paths["/v1/account/credit/ledger"] = simple("Quire extension: credit ledger and use per day (?days=)", { entries: { type: "array" }, daily: { type: "array" } });
-  paths["/v1/account/keys"] = {
-    ...simple("Quire extension: API keys", { keys: { type: "array" } }),
-    ...simple("Quire extension: create an API key ({name}); the secret is shown once", { secret: { type: "string" } }, "post"),
-  };
-  paths["/v1/account/keys/{id}"] = simple("Quire extension: revoke an API key", {}, "delete");
-  paths["/v1/account/webhook-secret"] = simple("Quire extension: the callback signing secret", { secret: { type: "string" } });
-  paths["/v1/account/webhook-secret/rotate"] = simple("Quire extension: rotate the callback signing secret", { secret: { type: "string" } }, "post");
+
+  for (const route of routes) {
+    const response =
+      route.response === binaryResponse
+        ? { description: "The file", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } }
+        : { description: "OK", content: json(toSchema(route.response, "output")) };
+    const input = route.input ? toSchema(route.input, "input") : undefined;
+    for (const method of route.methods) {
+      if (method === "HEAD") continue;
+      const withBody = method === "POST" || method === "PUT";
+      add(route.path, method, {
+        operationId: route.methods.filter((m) => m !== "HEAD").length > 1 ? `${route.id}-${method.toLowerCase()}` : route.id,
+        summary: (route.extension ? "Quire extension: " : "") + route.summary,
+        description: route.description,
+        tags: [route.tag],
+        ...(route.auth === "api-key" ? {} : { security: [] }),
+        parameters: [...pathParameters(route.path), ...(input && !withBody ? queryParameters(input) : [])],
+        ...(input && withBody ? { requestBody: { content: requestContent(input, route.multipart) } } : {}),
+        responses: { "200": response, default: errorRef },
+      });
+    }
+  }
+
   return {
-    openapi: "3.1.0",
+    openapi: "3.1.0" as const,
     info: {
       title: "Quire Document Processing API",
       version: "1.0.0",
@@ -83,15 +117,7 @@ export function buildOpenApi() {
       responses: {
         Error: {
           description: Object.entries(errorCodes).map(([c, t]) => `${c}: ${t}`).join("; "),
-          content: {
-            "application/json": {
-              schema: {
-                type: "object",
-                required: ["error", "status", "message"],
-                properties: { error: { type: "boolean", const: true }, status: { type: "integer" }, message: { type: "string" } },
-              },
-            },
-          },
+          content: json(toSchema(errorResponse, "output")),
         },
       },
     },

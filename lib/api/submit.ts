@@ -16,7 +16,7 @@ import { getRequestContext } from "@/lib/core/request-context";
 const SECRET_KEYS = /password|key|iv$|secret/i;
 
 /** The request as shown in job lists: secrets masked. */
-export function redactParams(params: Record<string, unknown>): Record<string, unknown> {
+function redactParams(params: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) {
     if (k === "profiles" && v && typeof v === "object") out[k] = redactParams(v as Record<string, unknown>);

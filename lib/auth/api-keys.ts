@@ -8,7 +8,7 @@ import { cachedBalance, cachedKey, forgetKeys, rememberBalance, rememberKey } fr
 
 const KEY_PREFIX = "qk_";
 
-export function hashApiKey(key: string): string {
+function hashApiKey(key: string): string {
   return crypto.createHash("sha256").update(key).digest("hex");
 }
 

@@ -4,11 +4,9 @@ import { getServerSession } from "next-auth/next";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { redirect } from "next/navigation";
 import { getConfig, getServerSecret } from "@/lib/core/config";
-import { findUserByEmail, verifyUser, type DashboardUser } from "@/lib/dashboard/server/backend";
-import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from "@/lib/auth/sign-in-limit";
+import { findSessionUser, verifyUserPassword, type SessionUser } from "./users";
+import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from "./sign-in-limit";
 
-/** Sessions last this long without activity (seconds); SESSION_MAX_AGE overrides. */
-const sessionMaxAge = Number(process.env.SESSION_MAX_AGE ?? 8 * 60 * 60);
 
 /** The OIDC provider, when OIDC_ISSUER + OIDC_CLIENT_ID + OIDC_CLIENT_SECRET are set. */
 export function oidcConfigured(): { id: string; name: string } | null {
@@ -38,7 +36,7 @@ function buildAuthOptions(): AuthOptions {
         const ip = clientIp(req?.headers as Record<string, unknown> | undefined);
         const wait = signInRetryAfter(email, ip);
         if (wait > 0) throw new Error(`Too many attempts. Try again in ${Math.ceil(wait / 60)} min.`);
-        const user = await verifyUser(email, password);
+        const user = await verifyUserPassword(email, password);
         if (!user) {
           recordSignInFailure(email, ip);
           return null;
@@ -68,21 +66,21 @@ function buildAuthOptions(): AuthOptions {
   }
   return {
     secret: getServerSecret(),
-    session: { strategy: "jwt", maxAge: sessionMaxAge, updateAge: 15 * 60 },
+    session: { strategy: "jwt", maxAge: getConfig().sessionMaxAge, updateAge: 15 * 60 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     providers,
     callbacks: {
       async signIn({ user, account }) {
         if (account?.provider === "credentials") return true;
         // An identity provider only signs in people who already have a Quire user (same email).
-        return Boolean(user.email && (await findUserByEmail(user.email)));
+        return Boolean(user.email && (await findSessionUser(user.email)));
       },
       async jwt({ token, user, account }) {
         if (user && account) {
           const u =
             account.provider === "credentials"
-              ? (user as unknown as DashboardUser)
-              : await findUserByEmail(String(user.email));
+              ? (user as unknown as SessionUser)
+              : await findSessionUser(String(user.email));
           if (u) {
             token.sub = u.id;
             token.accountId = u.accountId;
@@ -114,7 +112,7 @@ export function getAuthOptions(): AuthOptions {
   return cached;
 }
 
-export type SessionUser = DashboardUser;
+export type { SessionUser };
 
 /** The signed-in user of this request, or null. */
 export async function getSessionUser(): Promise<SessionUser | null> {

@@ -14,13 +14,21 @@ export interface ProxyTarget {
   isRemote: boolean;
 }
 
-/** Where the dashboard's proxy sends this account's calls: a remote service, or Quire's own engine. */
+/** This server's own engine as seen from server code (loopback; main.ts sets QUIRE_INTERNAL_URL). */
+export function engineBaseUrl(): string {
+  return process.env.QUIRE_INTERNAL_URL ?? `http://127.0.0.1:${getConfig().port}`;
+}
+
+/**
+ * Where the dashboard's calls for this account go, with which key: a remote service, or Quire's
+ * own engine. Only lib/dashboard/server/upstream.ts calls it (the layering check keeps it so): the
+ * key must not reach a remote address that was not checked and pinned through the egress guard.
+ */
 export async function getProxyTarget(accountId: string): Promise<ProxyTarget> {
   const db = await getDb();
   const [row] = await db.select().from(upstreams).where(eq(upstreams.accountId, accountId)).limit(1);
   if (row) return { baseUrl: row.baseUrl, apiKey: openSecret(row.apiKeyEncrypted, "upstream-key"), isRemote: true };
-  const internal = process.env.QUIRE_INTERNAL_URL ?? `http://127.0.0.1:${getConfig().port}`;
-  return { baseUrl: internal, apiKey: await getDashboardKey(accountId), isRemote: false };
+  return { baseUrl: engineBaseUrl(), apiKey: await getDashboardKey(accountId), isRemote: false };
 }
 
 /** The remote upstream as the settings page shows it (the key masked). */

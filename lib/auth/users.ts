@@ -62,6 +62,12 @@ export async function findUserByEmail(email: string) {
   return user ?? null;
 }
 
+/** The user of an email as a session sees it (no password hash), or null. OIDC sign-in maps the provider's email to it. */
+export async function findSessionUser(email: string): Promise<SessionUser | null> {
+  const u = await findUserByEmail(email);
+  return u ? { id: u.id, accountId: u.accountId, email: u.email, name: u.name, role: u.role } : null;
+}
+
 export async function setUserPassword(email: string, password: string): Promise<boolean> {
   const db = await getDb();
   const rows = await db

@@ -25,6 +25,8 @@ const envSchema = z.object({
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(200 * 1024 * 1024),
   SYNC_TIMEOUT_MS: z.coerce.number().int().min(100).default(120_000),
   JOB_TIMEOUT_MS: z.coerce.number().int().min(100).default(15 * 60_000),
+  PREVIEW_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  SESSION_MAX_AGE: z.coerce.number().int().min(60).default(8 * 60 * 60),
   JOB_MEMORY_MB: z.coerce.number().int().min(256, "JOB_MEMORY_MB: at least 256 (an idle sandbox child uses ~72 MB)").default(2048),
   WORKERS: z.coerce.number().int().min(0).max(64).default(2),
   QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
@@ -113,6 +115,8 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     syncTimeoutMs: e.SYNC_TIMEOUT_MS,
     jobTimeoutMs: e.JOB_TIMEOUT_MS,
     jobMemoryMb: e.JOB_MEMORY_MB,
+    previewTimeoutMs: e.PREVIEW_TIMEOUT_MS,
+    sessionMaxAge: e.SESSION_MAX_AGE,
     workers: e.WORKERS,
     queueConcurrency: e.QUEUE_CONCURRENCY,
     runWorkers: e.RUN_WORKERS,
@@ -213,16 +217,16 @@ export function envNumber(name: string, fallback: number, opts: { integer?: bool
 
 const g = globalThis as unknown as { __quireConfig?: Config; __quireSecret?: string };
 
+/** For tests: forget the configuration read so far (the next getConfig() reads the environment again). */
+export function resetConfigForTests() {
+  g.__quireConfig = undefined;
+  g.__quireSecret = undefined;
+}
+
 /** The validated configuration (read once per process). */
 export function getConfig(): Config {
   g.__quireConfig ??= buildConfig(process.env);
   return g.__quireConfig;
-}
-
-/** For tests and the CLI: forget the cached configuration. */
-export function resetConfigForTests() {
-  g.__quireConfig = undefined;
-  g.__quireSecret = undefined;
 }
 
 /**
@@ -266,6 +270,7 @@ export const configDocs: Array<[name: string, def: string, meaning: string]> = [
   ["SYNC_TIMEOUT_MS", "120000", "How long a synchronous call waits before answering 445 (use async)."],
   ["JOB_TIMEOUT_MS", "900000", "Wall-time cap of one operation run (sandboxed child process)."],
   ["JOB_MEMORY_MB", "2048", "Memory cap (resident set) of one operation run."],
+  ["PREVIEW_TIMEOUT_MS", "15000", "Wall-time cap of rendering one page of the dashboard's PDF preview (sandboxed, 408 past it)."],
   ["WORKERS", "2", "Sandboxed child processes doing document work in this process (0 = none)."],
   ["QUEUE_CONCURRENCY", "4", "Background jobs taken from the queue at once by this process."],
   ["RUN_WORKERS", "true", "Whether this web process also works the background queue (false for web-only nodes)."],
@@ -277,6 +282,11 @@ export const configDocs: Array<[name: string, def: string, meaning: string]> = [
   ["CHROMIUM_PATH", "(auto: /usr/bin/chromium)", "Chromium executable for web page → PDF."],
   ["OCR_LANG_DIR", "DATA_DIR/tessdata", "Extra Tesseract .traineddata files (languages beyond eng and fra)."],
   ["OCR_WORKERS", "(by CPUs and JOB_MEMORY_MB)", "Tesseract workers per sandboxed run (each ~450 MB at most)."],
+  ["SESSION_MAX_AGE", "28800", "Dashboard sessions end after this many seconds without activity."],
+  ["OIDC_ISSUER", "(off)", "OpenID Connect issuer URL; with OIDC_CLIENT_ID and OIDC_CLIENT_SECRET it enables single sign-on."],
+  ["OIDC_CLIENT_ID", "(off)", "OpenID Connect client id."],
+  ["OIDC_CLIENT_SECRET", "(off)", "OpenID Connect client secret."],
+  ["OIDC_NAME", "Single sign-on", "Label of the single sign-on button."],
   ["LOG_LEVEL", "info", "debug, info, warn, error or silent."],
   ["TLS_CERT_FILE", "(none: plain HTTP)", "PEM certificate (chain) file: Quire serves HTTPS itself, HTTP/2 and HTTP/1.1 (SIGHUP reloads it)."],
   ["TLS_KEY_FILE", "(none)", "PEM private key of that certificate."],

@@ -42,7 +42,7 @@ export class QuireError extends Error {
     if (opts.retryAfterSeconds !== undefined) this.retryAfterSeconds = Math.max(1, Math.ceil(opts.retryAfterSeconds));
   }
 
-  /** The JSON envelope of the seed: `{error: true, status, message}`. */
+  /** The JSON envelope of the public API: `{error: true, status, message}`. */
   toBody() {
     return { error: true as const, status: this.status, message: this.message };
   }

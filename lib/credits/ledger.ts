@@ -124,7 +124,7 @@ export async function releaseCredits(accountId: string, jobId: string) {
 export async function getLedger(accountId: string, days: number) {
   const db = await getDb();
   const since = new Date(Date.now() - days * 86400_000);
-  const entries = await rows<{ at: Date; kind: string; amount: number; jobId: string | null; operation: string | null; note: string | null }>(
+  const entries = await rows<{ at: Date; kind: "grant" | "reserve" | "capture" | "release"; amount: number; jobId: string | null; operation: string | null; note: string | null }>(
     db.execute(sql`select created_at as "at", kind, amount, job_id as "jobId", operation, note from credit_ledger
       where account_id = ${accountId} and created_at >= ${since.toISOString()} order by id desc limit 500`),
   );

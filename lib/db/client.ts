@@ -37,10 +37,6 @@ export async function getDb(): Promise<Db> {
   return (await getDbHandle()).db;
 }
 
-export async function getSql(): Promise<SqlExecutor> {
-  return (await getDbHandle()).exec;
-}
-
 /** Closes the database (tests, graceful shutdown). */
 export async function closeDb() {
   const h = g.__quireDb;

@@ -76,7 +76,7 @@ function parseIpv6(s: string): Uint8Array {
 }
 
 /** Canonical text of an address's bytes (dotted quad or compressed IPv6 as Node prints it). */
-export function formatIp(family: 4 | 6, bytes: Uint8Array): string {
+function formatIp(family: 4 | 6, bytes: Uint8Array): string {
   if (family === 4) return Array.from(bytes).join(".");
   const hextets: string[] = [];
   for (let i = 0; i < 16; i += 2) hextets.push(((bytes[i] << 8) | bytes[i + 1]).toString(16));

@@ -4,7 +4,7 @@ import http from "node:http";
 import https from "node:https";
 import fs from "node:fs";
 import { pipeline } from "node:stream/promises";
-import { Transform } from "node:stream";
+import { Readable, Transform } from "node:stream";
 import type { LookupFunction } from "node:net";
 import { QuireError } from "@/lib/core/errors";
 import { checkUrl, type CheckedUrl, type LookupFn } from "./check-url";
@@ -124,6 +124,68 @@ export async function egressDownloadToFile(
   } finally {
     flight.end();
   }
+}
+
+export interface EgressStreamOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** The request body; a stream is sent as it arrives (chunked unless `contentLength` is given). */
+  body?: string | Uint8Array | AsyncIterable<Uint8Array>;
+  /** Length of a streamed body, when the caller knows it. */
+  contentLength?: number;
+  /** Time until the answer's head arrives (default SOURCE_TIMEOUT_MS) → 408. The body is then the caller's. */
+  timeoutMs?: number;
+  /** Cancels the request or the body while it streams. */
+  signal?: AbortSignal;
+  field?: string;
+  lookup?: LookupFn;
+  policy?: EgressPolicy | string;
+}
+
+export interface EgressStream {
+  status: number;
+  headers: Record<string, string>;
+  /** The answer's body, unread. */
+  body: http.IncomingMessage;
+  finalUrl: string;
+}
+
+/**
+ * Sends one request through the egress guard — the address checked and the connection pinned to
+ * it, as egressFetch does — and returns as soon as the answer's head arrives, with the body unread:
+ * for a proxy that streams both ways. Redirects are not followed (a 3xx is returned as it is) and
+ * any status is returned.
+ */
+export async function egressStream(url: string, opts: EgressStreamOptions = {}): Promise<EgressStream> {
+  const field = opts.field ?? "url";
+  const timeoutMs = opts.timeoutMs ?? defaultTimeoutMs();
+  const ac = new AbortController();
+  const onCallerAbort = () => ac.abort(opts.signal!.reason ?? new DOMException("The operation was aborted", "AbortError"));
+  if (opts.signal?.aborted) onCallerAbort();
+  else opts.signal?.addEventListener("abort", onCallerAbort, { once: true });
+  const timer = setTimeout(
+    () => ac.abort(new QuireError(408, `${field}: no answer within ${formatSeconds(timeoutMs)} s`)),
+    timeoutMs,
+  );
+  try {
+    const checked = await abortable(checkUrl(url, { lookup: opts.lookup, policy: opts.policy, field }), ac.signal);
+    const headers = buildHeaders(opts.headers, undefined, true);
+    if (opts.contentLength !== undefined && isStream(opts.body)) headers["content-length"] = String(opts.contentLength);
+    const res = await sendOnce(checked, (opts.method ?? "GET").toUpperCase(), headers, opts.body, ac.signal);
+    res.once("close", () => opts.signal?.removeEventListener("abort", onCallerAbort));
+    return { status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: res, finalUrl: checked.url.href };
+  } catch (e) {
+    opts.signal?.removeEventListener("abort", onCallerAbort);
+    if (ac.signal.aborted) throw ac.signal.reason;
+    if (e instanceof QuireError) throw e;
+    throw new QuireError(400, `${field}: could not connect to host: ${(e as { code?: string }).code ?? (e as Error).message}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function isStream(body: EgressStreamOptions["body"]): body is AsyncIterable<Uint8Array> {
+  return body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array);
 }
 
 /** The time limit and cancellation of one egress call, shared by every hop. */
@@ -284,7 +346,7 @@ function sendOnce(
   checked: CheckedUrl,
   method: string,
   headers: Record<string, string>,
-  body: string | Uint8Array | undefined,
+  body: string | Uint8Array | AsyncIterable<Uint8Array> | undefined,
   signal: AbortSignal,
 ): Promise<http.IncomingMessage> {
   const { url, address, family } = checked;
@@ -296,8 +358,9 @@ function sendOnce(
       ]);
     else (callback as (e: null, a: string, f: number) => void)(null, address, family);
   };
+  const stream = isStream(body) ? body : undefined;
   const payload =
-    body === undefined ? undefined : typeof body === "string" ? Buffer.from(body) : Buffer.from(body);
+    body === undefined || stream ? undefined : typeof body === "string" ? Buffer.from(body) : Buffer.from(body as Uint8Array);
   if (payload) headers["content-length"] = String(payload.length);
   const mod = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
@@ -320,7 +383,8 @@ function sendOnce(
       resolve(res);
     });
     req.once("error", reject);
-    req.end(payload);
+    if (stream) pipeline(Readable.from(stream), req).catch((e: unknown) => req.destroy(e as Error));
+    else req.end(payload);
   });
 }
 

@@ -3,15 +3,16 @@ import "server-only";
  * The egress guard: every outbound request of Quire (source downloads, secondary URLs,
  * callbacks, browser requests) goes through here. See docs/security.md.
  */
-export { checkUrl, parseHttpUrl, type CheckUrlOptions, type CheckedUrl, type LookupFn } from "./check-url";
+export { checkUrl, type CheckUrlOptions, type CheckedUrl, type LookupFn } from "./check-url";
 export {
   egressFetch,
   egressDownloadToFile,
-  defaultMaxBytes,
-  defaultTimeoutMs,
+  egressStream,
   type EgressFetchOptions,
   type EgressResponse,
   type EgressDownload,
+  type EgressStream,
+  type EgressStreamOptions,
 } from "./fetch";
 export {
   getEgressPolicy,
@@ -22,4 +23,4 @@ export {
   type EgressPolicy,
 } from "./policy";
 export { classifyAddress, isPublicAddress, parseIp, type AddressKind, type AddressVerdict } from "./address";
-export { fileNameFromResponse, sanitizeFileName } from "./file-name";
+export { fileNameFromResponse } from "./file-name";

@@ -20,8 +20,6 @@ export interface EgressPolicy {
   hosts: Array<{ host: string; port?: number }>;
 }
 
-export const emptyPolicy: EgressPolicy = { cidrs: [], hosts: [] };
-
 let testPolicy: EgressPolicy | undefined;
 let cache: { text: string; policy: EgressPolicy } | undefined;
 

@@ -3,10 +3,11 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import crypto from "node:crypto";
 import { getConfig } from "@/lib/core/config";
-import { QuireError, toQuireError } from "@/lib/core/errors";
+import { QuireError, isQuireError, toQuireError } from "@/lib/core/errors";
 import { openSecret, sealSecret } from "@/lib/auth/secret-box";
 import { captureCredits, getBalance, releaseCredits } from "@/lib/credits/ledger";
 import { getOperation } from "@/lib/operations/registry";
+import { validateParams } from "@/lib/operations/wire";
 import type { OperationDefinition } from "@/lib/operations/types";
 import type { RunResult, SourceFile } from "@/lib/operations/runner-types";
 import { fillReservedOutput, resolveOwnFile, safeFileName, storeOutput } from "@/lib/storage/local-store";
@@ -63,8 +64,6 @@ export async function executeJob(jobId: string, signal?: AbortSignal): Promise<J
 async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
   const jobId = row.id;
   log.info(`job started: ${row.operation}`);
-  const op = getOperation(row.operation);
-  if (!op) throw new Error(`unknown operation ${row.operation}`);
   const started = Date.now();
   await updateJob(jobId, { startedAt: new Date(started) });
   const cfg = getConfig();
@@ -73,7 +72,9 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
   let payload: JobPayload | undefined;
   try {
     payload = openPayload(row.payload);
-    const params = payload.params;
+    const op = operationOf(row);
+    // A trust boundary: the stored request is checked against the contract as it is now.
+    const params = storedParams(op, payload.params);
     const profiles = params.profiles as Profiles;
     const sources = await fetchSources(op, params, workDir, profiles);
     const auth = basicAuthOf(params);
@@ -127,6 +128,26 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
     await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
   }
   return (await getJob(jobId))!;
+}
+
+/** The operation a job names; a job of an operation this server no longer has fails cleanly. */
+export function operationOf(row: JobRow): OperationDefinition {
+  const op = getOperation(row.operation);
+  if (!op) throw new QuireError(400, `this job's operation (${row.operation}) is not available on this server`);
+  return op;
+}
+
+/**
+ * A job's stored params parsed again through its operation's contract (a queued job, a re-run):
+ * what fails answers which field and why, and nothing runs or is charged.
+ */
+export function storedParams(op: OperationDefinition, params: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return validateParams(params, op.params) as Record<string, unknown>;
+  } catch (e) {
+    if (!isQuireError(e)) throw e;
+    throw new QuireError(e.status, `the stored request no longer fits ${op.path}: ${e.message}. Send the request again.`);
+  }
 }
 
 function basicAuthOf(params: Record<string, unknown>) {

@@ -11,7 +11,7 @@ import { accounts } from "@/lib/db/schema";
 import { eq } from "drizzle-orm";
 
 export const JOBS_QUEUE = "quire-jobs";
-export const CALLBACKS_QUEUE = "quire-callbacks";
+const CALLBACKS_QUEUE = "quire-callbacks";
 
 const g = globalThis as unknown as { __quireBoss?: Promise<PgBoss>; __quireWorking?: boolean };
 
@@ -56,13 +56,13 @@ export async function enqueueJob(jobId: string) {
 }
 
 /** Schedules a callback delivery attempt, durable across restarts. */
-export async function enqueueCallback(jobId: string, attempt = 1, delaySeconds = 0) {
+async function enqueueCallback(jobId: string, attempt = 1, delaySeconds = 0) {
   const boss = await getBoss();
   await boss.send(CALLBACKS_QUEUE, { jobId, attempt }, { startAfter: delaySeconds } as never);
 }
 
 /** Runs a queued job and, when it asked for one, schedules its callback. */
-export async function runQueuedJob(jobId: string) {
+async function runQueuedJob(jobId: string) {
   const row = await executeJob(jobId);
   if (row.callbackUrl && row.isAsync) await enqueueCallback(jobId);
 }
@@ -90,7 +90,7 @@ export async function startWorkers() {
 }
 
 /** One signed delivery attempt; failures schedule the next attempt with backoff. */
-export async function deliverCallback(jobId: string, attempt: number) {
+async function deliverCallback(jobId: string, attempt: number) {
   const row = await getJob(jobId);
   if (!row?.callbackUrl) return;
   const db = await getDb();

@@ -1,25 +1,20 @@
 import "server-only";
-import path from "node:path";
 import { getConfig } from "@/lib/core/config";
 import { createSandboxPool } from "@/lib/jobs/sandbox/pool";
 
 type Pool = ReturnType<typeof createSandboxPool>;
 const g = globalThis as unknown as { __quirePool?: Pool };
 
-/** The process's pool of sandboxed children that run operation runners (WORKERS of them). */
+/** The process's pool of sandboxed children that run operation runners (WORKERS of them); runners are found by id in lib/operations/runners.ts. */
 export function getSandboxPool(): Pool {
   if (!g.__quirePool) {
     const cfg = getConfig();
-    const root = process.env.QUIRE_ROOT ?? process.cwd();
-    // Started from dist/ (npm run build): children and runners are plain JS too.
-    const compiled = process.env.QUIRE_COMPILED === "1";
     g.__quirePool = createSandboxPool({
       size: Math.max(1, cfg.workers),
       timeoutMs: cfg.jobTimeoutMs,
       memoryMb: cfg.jobMemoryMb,
-      compiled,
-      runnerModule: (opId: string) =>
-        compiled ? path.join(root, "dist/lib/operations", opId, "runner.js") : path.join(root, "lib/operations", opId, "runner.ts"),
+      // Started from dist/ (npm run build): the children are plain JS too.
+      compiled: process.env.QUIRE_COMPILED === "1",
     });
   }
   return g.__quirePool;

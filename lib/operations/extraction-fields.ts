@@ -29,7 +29,7 @@ export const extractionFields = {
   }),
 } as const;
 
-export const columnDetectionModes = ["ContentGroupsAndBorders", "ContentGroups", "Borders", "BorderedTables", "ContentGroupsAI"] as const;
+const columnDetectionModes = ["ContentGroupsAndBorders", "ContentGroups", "Borders", "BorderedTables", "ContentGroupsAI"] as const;
 
 /** Profile keys of table analysis beyond the shared OCR/line-grouping/column keys. */
 export const tableProfileKeys = {

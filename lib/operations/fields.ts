@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Field builders shared by the operation contracts. Contracts use plain typed zod schemas
- * (boolean, number, string, enum, object, array); the lenient wire layer (lib/api/wire.ts)
+ * (boolean, number, string, enum, object, array); the lenient wire layer (lib/operations/wire.ts)
  * coerces what real clients send ("True", "10", JSON strings) into those types by looking at
  * the schema, so the same schema also drives the OpenAPI document and the dashboard forms.
  *
@@ -24,7 +24,7 @@ export function meta<T extends z.ZodType>(schema: T, m: FieldMeta): T {
 /** An optional boolean with its label (meta on the optional itself, where the form reads it). */
 const bool = (label: string, help: string, advanced = false) => meta(z.boolean().optional(), { label, help, advanced });
 
-/** The common request attributes of the seed. Each operation picks those it supports. */
+/** The common request attributes of the public API. Each operation picks those it supports. */
 export const common = {
   url: meta(z.string().min(1, "url: give the URL of the source file"), {
     label: "Source URL",
@@ -123,7 +123,7 @@ export const encryptionProfileKeys = {
   DataDecryptionIV: profileKeys.DataDecryptionIV,
 } as const;
 
-/** OCR, line-grouping and column keys (seed: "the OCR, line grouping and column keys"). */
+/** OCR, line-grouping and column keys (public API: "the OCR, line grouping and column keys"). */
 export const ocrProfileKeys = {
   OCRMode: meta(z.enum(["Auto", "Never", "Always", "TextFromImagesOnly", "TextFromVectors"]).optional(), {
     label: "OCR mode",

@@ -46,3 +46,8 @@ export function getOperation(id: string): OperationDefinition | undefined {
 export function getOperationByPath(path: string): OperationDefinition | undefined {
   return byPath.get(path.toLowerCase());
 }
+
+/** The methods an operation's path accepts: GET (query string) and POST unless its contract says otherwise. */
+export function operationMethods(op: OperationDefinition): readonly ("GET" | "POST")[] {
+  return op.methods ?? ["GET", "POST"];
+}

@@ -12,10 +12,14 @@ export type InputKind =
  * The contract of one operation: declared once, used by the wire parser, the job re-check,
  * the OpenAPI document, the dashboard form and the tests. Universal (client + server).
  */
-export interface OperationDefinition<S extends z.ZodObject = z.ZodObject> {
+export interface OperationDefinition<S extends z.ZodObject = z.ZodObject, R extends z.ZodObject = z.ZodObject> {
   /** One id per operation (kebab-case): folder, route, form, job payload and test names. */
   id: string;
-  method: "POST";
+  /**
+   * The methods the path accepts (default GET and POST: the public API takes the parameters in the
+   * query string of a GET as well as in a POST body). The invoice parser takes POST only.
+   */
+  methods?: readonly ("GET" | "POST")[];
   /** The wire path, e.g. "/v1/pdf/split". */
   path: string;
   title: string;
@@ -36,13 +40,15 @@ export interface OperationDefinition<S extends z.ZodObject = z.ZodObject> {
    * without file outputs (info, classifier, invoice) leave it out; their URL then holds the JSON result.
    */
   resultFile?: { name: string; contentType: string; multiple?: boolean };
-  /** Fields this operation adds to the success envelope, for the OpenAPI document. */
-  responseFields: Record<string, { type: string; description: string }>;
+  /**
+   * The fields this operation adds to the success envelope (info, body, url or urls...), each with
+   * a description. The common fields (error, status, credits, duration...) come from
+   * lib/operations/response.ts; together they make the answer's schema (OpenAPI, API tests).
+   */
+  response: R;
 }
 
-/** Identity function that keeps the schema type. */
-export function defineOperation<S extends z.ZodObject>(def: OperationDefinition<S>): OperationDefinition<S> {
+/** Identity function that keeps the schema types. */
+export function defineOperation<S extends z.ZodObject, R extends z.ZodObject>(def: OperationDefinition<S, R>): OperationDefinition<S, R> {
   return def;
 }
-
-export type ParamsOf<D> = D extends OperationDefinition<infer S> ? z.infer<S> : never;

@@ -5,7 +5,7 @@ import path from "node:path";
 import { getConfig } from "@/lib/core/config";
 
 /** DATA_DIR/admin.sock: only the machine's users who can read DATA_DIR can reach it (mode 0600). */
-export function adminSocketPath() {
+function adminSocketPath() {
   return path.join(getConfig().dataDir, "admin.sock");
 }
 

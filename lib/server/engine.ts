@@ -12,6 +12,8 @@ import { sweepRateBuckets } from "@/lib/api/rate-limit";
 import { log } from "@/lib/core/log";
 import { getEgressPolicy } from "@/lib/egress/policy";
 import { checkChromiumAtStartup } from "@/lib/engine/browser/chromium-path";
+import { getSandboxPool } from "@/lib/jobs/sandbox-pool";
+import { provideSandbox } from "@/lib/jobs/sandbox/handle";
 
 const g = globalThis as unknown as { __quireEngine?: Promise<void>; __quireSweeper?: NodeJS.Timeout };
 
@@ -29,6 +31,8 @@ export function startEngine(opts: { workers?: boolean } = {}): Promise<void> {
     await getBoss();
     if (h.kind === "pglite") await recoverOrphanedJobs();
     if (opts.workers ?? cfg.runWorkers) await startWorkers();
+    // The dashboard (bundled by Next.js in this process) runs its previews through this handle.
+    provideSandbox((job, runOpts) => getSandboxPool().run(job, runOpts));
     checkChromiumAtStartup((line) => log.info(line.replace(/^quire: /, "")));
     g.__quireSweeper = setInterval(() => {
       sweepExpiredFiles().catch((e) => log.warn("sweeping expired files failed", e));

@@ -2,17 +2,17 @@ import "server-only";
 import crypto from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { handleEngineRequest, isEnginePath } from "@/lib/api/router";
+import { handleEngineRequest, isEnginePath, routeLabel } from "@/lib/api/router";
 import { resolveForwarded, publicUrlFor, type Forwarded } from "@/lib/core/forwarded";
 import { runWithContext } from "@/lib/core/request-context";
 import { metrics } from "@/lib/core/metrics";
 import { log } from "@/lib/core/log";
-import { readiness } from "./health";
-import { routeLabel, serveMetrics } from "./metrics";
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** What a worker's WORKER_PORT serves (entries of the route table, like on web nodes). */
+const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
 
 // Headers that belong to one connection, not to the request (and that HTTP/2 forbids).
 const HOP_BY_HOP = new Set([
@@ -72,8 +72,8 @@ function viaInternalListener(
 /**
  * Everything in front of the engine and the dashboard, on every listener: the request id
  * (x-request-id in and out), who the client is and which scheme and host it used (TRUST_PROXY),
- * HSTS on https, the operations endpoints (/healthz, /readyz, /metrics), request metrics, and the
- * context that builds links and follows the request into its job.
+ * HSTS on https, request metrics, and the context that builds links and follows the request into
+ * its job. The operations endpoints (/healthz, /readyz, /metrics) are entries of the route table.
  */
 export function createRequestHandler(opts: {
   next: Handler | null;
@@ -98,21 +98,15 @@ export function createRequestHandler(opts: {
       req.headers.host = req.headers[":authority"];
     if (fwd.proto === "https") res.setHeader("strict-transport-security", "max-age=31536000");
     const pathname = (req.url ?? "/").split("?")[0];
-    const isEngine = isEnginePath(pathname) || pathname === "/readyz" || pathname === "/metrics";
-    const route = routeLabel(pathname, isEngine);
+    const isEngine = isEnginePath(pathname);
+    const route = isEngine ? routeLabel(pathname) : pathname.startsWith("/_next/") ? "/_next/*" : "dashboard";
     res.once("finish", () => {
       const m = metrics();
       m.requests.inc({ method: req.method ?? "GET", route, status: String(res.statusCode) });
       m.requestSeconds.observe({ route }, Number(process.hrtime.bigint() - started) / 1e9);
     });
     await runWithContext({ requestId, publicUrl: publicUrlFor(fwd) }, async () => {
-      if (pathname === "/healthz") return sendPlainJson(res, 200, { ok: true });
-      if (pathname === "/readyz") {
-        const r = await readiness();
-        return sendPlainJson(res, r.ready ? 200 : 503, { ok: r.ready, checks: r.checks });
-      }
-      if (pathname === "/metrics") return serveMetrics(req, res, fwd.clientIp);
-      if (opts.probesOnly)
+      if (opts.probesOnly && !PROBES.has(pathname))
         return sendPlainJson(res, 404, {
           error: true,
           status: 404,

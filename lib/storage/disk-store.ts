@@ -55,6 +55,11 @@ export function createDiskStore(dataDir: string): ObjectStore {
       }
     },
     stat,
+    async move(fromKey, toKey) {
+      const dest = fileOf(toKey);
+      await fsp.mkdir(path.dirname(dest), { recursive: true });
+      await fsp.rename(fileOf(fromKey), dest);
+    },
     async delete(key) {
       // The key's folder (<id>/) holds only this object.
       await fsp.rm(path.dirname(fileOf(key)), { recursive: true, force: true });

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import crypto from "node:crypto";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { eq, inArray, lt } from "drizzle-orm";
 import { getConfig } from "@/lib/core/config";
 import { QuireError } from "@/lib/core/errors";
@@ -25,7 +26,7 @@ import { isInlineType } from "./object-store";
 
 export type FileRow = typeof files.$inferSelect;
 
-export function filesRoot() {
+function filesRoot() {
   return path.join(getConfig().dataDir, "files");
 }
 
@@ -57,14 +58,14 @@ function linkSig(id: string, name: string, exp: number, verb: "get" | "put") {
 }
 
 /** Quire's own GET link of a stored file (served at /files/...). */
-export function fileUrl(id: string, name: string, expiresAt: Date): string {
+function fileUrl(id: string, name: string, expiresAt: Date): string {
   const exp = Math.floor(expiresAt.getTime() / 1000);
   const n = safeFileName(name);
   return `${publicBaseUrl()}/files/${id}/${encodeURIComponent(n)}?exp=${exp}&sig=${linkSig(id, n, exp, "get")}`;
 }
 
 /** Quire's own PUT link of a pending upload. */
-export function uploadUrl(id: string, name: string, expiresAt: Date): string {
+function uploadUrl(id: string, name: string, expiresAt: Date): string {
   const exp = Math.floor(expiresAt.getTime() / 1000);
   const n = safeFileName(name);
   return `${publicBaseUrl()}/files/upload/${id}/${encodeURIComponent(n)}?exp=${exp}&sig=${linkSig(id, n, exp, "put")}`;
@@ -125,6 +126,8 @@ export interface OwnFile {
   /** Copies the bytes to a local file (the sandbox reads files on disk). */
   saveTo(destPath: string): Promise<void>;
   read(): Promise<Buffer>;
+  /** A stream of the bytes. */
+  open(): Promise<Readable>;
 }
 
 /** The row and object key behind a Quire /files link or the store's presigned GET URL; null otherwise. */
@@ -167,6 +170,11 @@ export async function resolveOwnFile(url: string): Promise<OwnFile | null> {
       const chunks: Buffer[] = [];
       for await (const c of o.body) chunks.push(c as Buffer);
       return Buffer.concat(chunks);
+    },
+    async open() {
+      const o = await store.open(key);
+      if (!o) throw missing();
+      return o.body;
     },
   };
 }
@@ -253,15 +261,17 @@ export async function writeUpload(
   // Spooled to disk first: the size is known before the store sees a byte, and a broken
   // upload never leaves a partial object behind.
   const tmp = await spoolPath();
-  const out = fs.createWriteStream(tmp);
   let size = 0;
-  try {
+  async function* counted() {
     for await (const chunk of body) {
       size += chunk.length;
-      if (size > max) throw Object.assign(new Error("too large"), { tooLarge: true });
-      if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", () => r()));
+      if (size > max)
+        throw new QuireError(413, `file: the upload is larger than ${max} bytes (UPLOAD_MAX_BYTES)`);
+      yield chunk;
     }
-    await new Promise<void>((res, rej) => out.end((e?: Error | null) => (e ? rej(e) : res())));
+  }
+  try {
+    await pipeline(Readable.from(counted()), fs.createWriteStream(tmp));
     const db = await getDb();
     const [row] = await db.select({ contentType: files.contentType }).from(files).where(eq(files.id, id));
     const type = contentType || row?.contentType || "application/octet-stream";
@@ -270,13 +280,44 @@ export async function writeUpload(
       .update(files)
       .set({ size, complete: true, ...(contentType ? { contentType } : {}) })
       .where(eq(files.id, id));
-  } catch (e) {
-    out.destroy();
-    throw e;
   } finally {
     await fsp.rm(tmp, { force: true });
   }
   return size;
+}
+
+/**
+ * The one way a new upload reaches storage (multipart parts, base64 bodies, an operation's `file`
+ * part): a pending row, then the bytes streamed to the store under UPLOAD_MAX_BYTES. On failure
+ * nothing is left behind, neither row nor bytes.
+ */
+export async function storeUpload(
+  accountId: string,
+  name: string,
+  contentType: string,
+  body: AsyncIterable<Uint8Array>,
+) {
+  const up = await createPendingUpload(accountId, name, contentType);
+  try {
+    const size = await writeUpload(up.id, up.name, body, contentType || undefined);
+    return { id: up.id, name: up.name, url: up.url, size, expiresAt: up.expiresAt };
+  } catch (e) {
+    await deleteFileRow(up.id).catch(() => {});
+    throw e;
+  }
+}
+
+/** Gives a stored upload another name (a `name` field that arrived after the file); returns its new link. */
+export async function renameUpload(upload: { id: string; name: string; expiresAt: Date }, name: string) {
+  const n = safeFileName(name, "upload");
+  const row = await getFileRow(upload.id);
+  const contentType = row?.contentType ?? "application/octet-stream";
+  if (n !== upload.name) {
+    await (await getObjectStore()).move(objectKey(upload.id, upload.name), objectKey(upload.id, n));
+    const db = await getDb();
+    await db.update(files).set({ name: n }).where(eq(files.id, upload.id));
+  }
+  return { name: n, url: await getLink(upload.id, n, contentType, upload.expiresAt) };
 }
 
 /** Stores an output file (taken from a job's work dir) and returns its row and link. */

@@ -17,6 +17,8 @@ export interface ObjectStore {
   /** Copies the object to a local file; false when it is not there. */
   saveTo(key: string, destPath: string): Promise<boolean>;
   stat(key: string): Promise<{ size: number; contentType?: string } | null>;
+  /** Gives an object another key (the store's copy + delete where it has no rename). */
+  move(fromKey: string, toKey: string): Promise<void>;
   /** Deletes the object (no error when it is already gone). */
   delete(key: string): Promise<void>;
   /** Throws when the store cannot be reached or used (readiness). */

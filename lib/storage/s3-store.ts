@@ -4,6 +4,7 @@ import fsp from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -113,6 +114,12 @@ export function createS3Store(s: S3Settings): ObjectStore {
       return true;
     },
     stat: head,
+    async move(fromKey, toKey) {
+      // CopySource is bucket/key with the key URL-encoded (slashes kept).
+      const source = `${Bucket}/${full(fromKey).split("/").map(encodeURIComponent).join("/")}`;
+      await client.send(new CopyObjectCommand({ Bucket, Key: full(toKey), CopySource: source }));
+      await client.send(new DeleteObjectCommand({ Bucket, Key: full(fromKey) }));
+    },
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: full(key) }));
     },

@@ -4,10 +4,8 @@ export {
   signWebhook,
   verifyWebhook,
   generateWebhookSecret,
-  generateWebhookId,
-  webhookKey,
   type WebhookHeaders,
   type WebhookVerification,
 } from "./sign";
 export { deliverWebhook, type WebhookDelivery, type DeliverOptions } from "./deliver";
-export { nextRetryDelay, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS_MS } from "./retry";
+export { nextRetryDelay, WEBHOOK_MAX_ATTEMPTS } from "./retry";

@@ -5,6 +5,7 @@ import path from "node:path";
 import net from "node:net";
 import crypto from "node:crypto";
 import pg from "pg";
+import { checkAnswer } from "./response-check";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -17,14 +18,20 @@ export interface QuireServer {
   adminPassword: string;
   databaseUrl?: string;
   mode: "pglite" | "postgres";
-  /** The server process's id (it changes on restart). */
+  /** Process id of the server (the web process, not its sandbox children). */
   pid(): number;
   stdout(): string;
-  /** JSON request with the admin key (or `key: null` for none). */
+  /**
+   * JSON request with the admin key (or `key: null` for none). Every JSON answer is checked against
+   * the schema its route or operation declares (tests/helpers/response-check.ts): drift fails the test.
+   */
   api(p: string, init?: { method?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string>; key?: string | null }): Promise<{ status: number; body: any; headers: Headers }>;
   cli(args: string[]): Promise<{ code: number; out: string }>;
+  /** Runs a TypeScript file of the repository with the server's environment (while it is stopped, for PGlite). */
+  script(file: string, args: string[]): Promise<{ code: number; out: string }>;
   kill(signal?: NodeJS.Signals): Promise<void>;
-  restart(): Promise<void>;
+  /** Starts the server again, optionally with some settings changed. */
+  restart(env?: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -127,8 +134,8 @@ export async function startQuire(
     adminPassword,
     databaseUrl,
     mode: databaseUrl ? "postgres" : "pglite",
-    stdout: () => out,
     pid: () => child.pid!,
+    stdout: () => out,
     async api(p, init = {}) {
       const headers: Record<string, string> = { ...(init.headers ?? {}) };
       if (init.key !== null) headers["x-api-key"] = init.key ?? key;
@@ -137,7 +144,8 @@ export async function startQuire(
         headers["content-type"] ??= "application/json";
         body = JSON.stringify(init.json);
       }
-      const r = await fetch(url + p, { method: init.method ?? (body ? "POST" : "GET"), headers, body });
+      const method = init.method ?? (body ? "POST" : "GET");
+      const r = await fetch(url + p, { method, headers, body });
       const text = await r.text();
       let parsed: unknown = text;
       try {
@@ -145,11 +153,15 @@ export async function startQuire(
       } catch {
         /* not JSON */
       }
+      checkAnswer(method, p, r.status, parsed);
       return { status: r.status, body: parsed, headers: r.headers };
     },
     async cli(args) {
+      return server.script("lib/server/cli.ts", args);
+    },
+    async script(file, args) {
       return new Promise((resolve) => {
-        const c = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/node-hooks.mjs", "lib/server/cli.ts", ...args], {
+        const c = spawn(process.execPath, ["--import", "tsx", "--import", "./scripts/node-hooks.mjs", file, ...args], {
           cwd: ROOT,
           env: { ...env } as NodeJS.ProcessEnv,
         });
@@ -165,7 +177,8 @@ export async function startQuire(
       child.kill(signal);
       await exited;
     },
-    async restart() {
+    async restart(changes) {
+      Object.assign(env, changes ?? {});
       await launch();
     },
     async stop() {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { operations } from "@/lib/operations/registry";
 import { buildOpenApi } from "@/lib/api/openapi";
-import { shapeOf } from "@/lib/api/wire";
+import { shapeOf } from "@/lib/operations/wire";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const allTests = (dir: string) =>
@@ -47,4 +47,15 @@ describe("operation registry", () => {
       });
     });
   }
+});
+
+describe("runner registry (lib/operations/runners.ts)", () => {
+  it("has exactly one runner per operation, and each loads its folder's `run`", async () => {
+    const { operationRunners } = await import("@/lib/operations/runners");
+    expect(Object.keys(operationRunners).sort()).toEqual(operations.map((o) => o.id).sort());
+    for (const op of operations) {
+      const mod = await import(`@/lib/operations/${op.id}/runner`);
+      expect(await operationRunners[op.id](), op.id).toBe(mod.run);
+    }
+  });
 });

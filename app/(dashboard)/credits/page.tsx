@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { HydrationBoundary } from "@tanstack/react-query";
 import { requirePageUser } from "@/lib/auth/next-auth";
 import { prefetchQueries } from "@/lib/dashboard/server/prefetch";
-import { ledgerQuery } from "@/lib/dashboard/queries";
+import { ledgerQuery } from "@/lib/dashboard/data/queries";
 import { CreditsView } from "@/components/credits/credits-view";
 import { PageHeader } from "@/components/ui/notice";
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePageUser } from "@/lib/auth/next-auth";
 import { fetchUpstreamJson } from "@/lib/dashboard/server/prefetch";
-import type { JobSummary } from "@/lib/dashboard/api-types";
+import type { JobSummary } from "@/lib/dashboard/data/api-types";
 import { StatusBadge } from "@/components/ui/status-badge";
 import { PageHeader } from "@/components/ui/notice";
 import { LocalTime } from "@/components/ui/local-time";

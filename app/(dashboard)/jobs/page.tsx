@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { HydrationBoundary } from "@tanstack/react-query";
 import { requirePageUser } from "@/lib/auth/next-auth";
 import { prefetchQueries } from "@/lib/dashboard/server/prefetch";
-import { jobsQuery } from "@/lib/dashboard/queries";
+import { jobsQuery } from "@/lib/dashboard/data/queries";
 import { JobsTable } from "@/components/jobs/jobs-table";
 import { PageHeader } from "@/components/ui/notice";
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { HydrationBoundary } from "@tanstack/react-query";
 import { requirePageUser } from "@/lib/auth/next-auth";
 import { prefetchQueries } from "@/lib/dashboard/server/prefetch";
-import { keysQuery } from "@/lib/dashboard/queries";
+import { keysQuery } from "@/lib/dashboard/data/queries";
 import { KeysView } from "@/components/keys/keys-view";
 import { PageHeader } from "@/components/ui/notice";
 

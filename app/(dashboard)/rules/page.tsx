@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { HydrationBoundary, QueryClient, dehydrate } from "@tanstack/react-query";
 import { requirePageUser } from "@/lib/auth/next-auth";
 import { listRuleSets } from "@/lib/dashboard/server/rule-sets";
-import { ruleSetsQuery } from "@/lib/dashboard/queries";
+import { ruleSetsQuery } from "@/lib/dashboard/data/queries";
 import { RulesWorkbench } from "@/components/rules/rules-workbench";
 import { PageHeader } from "@/components/ui/notice";
 

@@ -1,5 +1,6 @@
 import { jsonError, withSession } from "@/lib/dashboard/server/route";
-import { fetchOutput, OutputError } from "@/lib/dashboard/server/outputs";
+import { fetchOutput } from "@/lib/dashboard/server/outputs";
+import { UpstreamError } from "@/lib/dashboard/server/upstream";
 
 /**
  * An output file for the viewers (CSV table, HTML frame, JSON), same-origin so the browser can
@@ -13,7 +14,7 @@ export const GET = withSession(async (req, user) => {
   try {
     out = await fetchOutput(user, url);
   } catch (e) {
-    if (e instanceof OutputError) return jsonError(e.status, e.message);
+    if (e instanceof UpstreamError) return jsonError(e.status, e.message);
     const err = e as { status?: number; message?: string };
     return jsonError(err.status ?? 502, err.message ?? "The file could not be read.");
   }

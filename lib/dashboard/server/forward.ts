@@ -1,11 +1,18 @@
 import "server-only";
-import { getTarget } from "./backend";
-import { checkUrl } from "@/lib/egress";
-import { isQuireError } from "@/lib/core/errors";
-import type { SessionUser } from "@/lib/auth/next-auth";
+import type { SessionUser } from "@/lib/auth/users";
+import { callUpstream, UpstreamError } from "./upstream";
 
 /** Request headers passed through to the upstream (never cookies or the browser's auth). */
-const PASS_REQUEST = ["content-type", "accept", "content-length"];
+const PASS_REQUEST = [
+  "content-type",
+  "accept",
+  // Quire's own engine builds links for the browser's scheme and host and logs under the same
+  // request id (callUpstream drops the x-forwarded-* headers for a remote upstream).
+  "x-forwarded-proto",
+  "x-forwarded-host",
+  "x-forwarded-for",
+  "x-request-id",
+];
 /** Response headers passed back (bodies are re-streamed, so no encoding/length). */
 const PASS_RESPONSE = [
   "content-type",
@@ -22,72 +29,57 @@ export function isApiPath(path: string): boolean {
   return /^\/v[12]\/[A-Za-z0-9/_.\-]*$/.test(path) && !path.includes("..");
 }
 
-function joinUrl(base: string, path: string, search: string): string {
-  return base.replace(/\/+$/, "") + path + search;
-}
-
 /**
- * Forwards one API call to the account's upstream with its key, streaming both bodies and
- * passing the status through. Adds a Server-Timing entry with the time to upstream headers.
+ * Forwards one API call to the account's upstream with its key (lib/dashboard/server/upstream.ts),
+ * streaming both bodies and passing the status through. Server-Timing gives the proxy's own time
+ * (session, target, egress check) and the wait for the upstream's answer.
  */
 export async function forwardToUpstream(req: Request, user: SessionUser, path: string): Promise<Response> {
   const started = performance.now();
-  const target = await getTarget(user.accountId);
-  const incoming = new URL(req.url);
-  const headers = new Headers();
+  const headers: Record<string, string> = {};
   for (const h of PASS_REQUEST) {
     const v = req.headers.get(h);
-    if (v) headers.set(h, v);
-  }
-  headers.set("x-api-key", target.apiKey);
-  if (!target.isRemote) {
-    headers.set("x-quire-via", "dashboard");
-    // Quire's own engine builds links for the browser's scheme and host, and logs under the same request id.
-    for (const h of ["x-forwarded-proto", "x-forwarded-host", "x-forwarded-for", "x-request-id"]) {
-      const v = req.headers.get(h);
-      if (v) headers.set(h, v);
-    }
-  }
-  if (target.isRemote) {
-    // A remote upstream was checked when it was saved; its name may resolve elsewhere since.
-    // Re-check it through the egress guard on every call (the engine's own URL is internal).
-    try {
-      await checkUrl(target.baseUrl);
-    } catch (e) {
-      const message = isQuireError(e) ? e.message : "The remote API's address is not allowed.";
-      return Response.json({ error: true, status: 403, message }, { status: 403 });
-    }
+    if (v) headers[h] = v;
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
-  const prepared = performance.now();
+  const length = Number(req.headers.get("content-length"));
   let upstream: Response;
+  let sent = started;
   try {
-    upstream = await fetch(joinUrl(target.baseUrl, path, incoming.search), {
+    const answer = await callUpstream(user, path + new URL(req.url).search, {
       method: req.method,
       headers,
-      body: hasBody ? req.body : undefined,
-      // Node's fetch streams a request body only in half-duplex mode.
-      ...(hasBody ? { duplex: "half" } : {}),
-      redirect: "manual",
+      body: hasBody ? req.body : null,
+      contentLength:
+        hasBody && Number.isFinite(length) && req.headers.has("content-length") ? length : undefined,
       signal: req.signal,
-      cache: "no-store",
-    } as RequestInit);
+      // Synchronous calls may take long (SYNC_TIMEOUT_MS); the browser's abort still ends them.
+      timeoutMs: 15 * 60_000,
+    });
+    sent = answer.sentAt;
+    upstream = answer.response;
   } catch (err) {
     if (req.signal.aborted) return new Response(null, { status: 499 });
-    const message = target.isRemote
-      ? `The remote API at ${new URL(target.baseUrl).host} did not answer.`
-      : "Quire's engine did not answer.";
-    console.error("proxy: upstream fetch failed", err);
-    return Response.json({ error: true, status: 502, message }, { status: 502 });
+    if (err instanceof UpstreamError) {
+      if (err.status !== 403) console.error("proxy: upstream call failed", err.message);
+      return Response.json({ error: true, status: err.status, message: err.message }, { status: err.status });
+    }
+    console.error("proxy: upstream call failed", err);
+    return Response.json({ error: true, status: 502, message: "The API did not answer." }, { status: 502 });
   }
   const out = new Headers();
   for (const h of PASS_RESPONSE) {
     const v = upstream.headers.get(h);
     if (v) out.set(h, v);
   }
-  const own = (prepared - started).toFixed(1);
-  const wait = (performance.now() - prepared).toFixed(1);
-  out.set("server-timing", `proxy;dur=${own}, upstream;dur=${wait}`);
+  out.set(
+    "server-timing",
+    `proxy;dur=${(sent - started).toFixed(1)}, upstream;dur=${(performance.now() - sent).toFixed(1)}`,
+  );
   out.set("cache-control", upstream.headers.get("cache-control") ?? "no-store");
-  return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers: out });
+  return new Response(upstream.body, {
+    status: upstream.status,
+    statusText: upstream.statusText,
+    headers: out,
+  });
 }

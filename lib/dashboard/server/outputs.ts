@@ -1,8 +1,6 @@
 import "server-only";
-import { getConfig } from "@/lib/core/config";
-import { engineBaseUrl, getTarget } from "./backend";
-import { resolveOwnFile } from "@/lib/storage/local-store";
-import type { SessionUser } from "@/lib/auth/next-auth";
+import type { SessionUser } from "@/lib/auth/users";
+import { fetchUpstreamLink, UpstreamError } from "./upstream";
 
 export interface FetchedOutput {
   status: number;
@@ -13,44 +11,38 @@ export interface FetchedOutput {
 const MAX_BYTES = 100 * 1024 * 1024;
 
 /**
- * Reads an output file for the previewers. Quire's own links (its signed /files links under any
- * host name, or the object store's presigned URLs) are read from storage directly; other https
- * links only when the account uses a remote upstream, and then through the egress guard
- * (public addresses only).
+ * Reads an output file for the viewers through lib/dashboard/server/upstream.ts: Quire's own
+ * links from the engine, a remote upstream's https links through the egress guard. At most 100 MB.
  */
 export async function fetchOutput(user: SessionUser, rawUrl: string): Promise<FetchedOutput> {
   let url: URL;
   try {
     url = new URL(rawUrl);
   } catch {
-    throw new OutputError(452, "url: not a valid URL");
+    throw new UpstreamError(452, "url: not a valid URL");
   }
-  const stored = await resolveOwnFile(url.toString()).catch(() => null);
-  if (stored) {
-    if (stored.row.size > MAX_BYTES) throw new OutputError(413, "url: the file is too large to preview");
-    return { status: 200, contentType: stored.row.contentType, bytes: new Uint8Array(await stored.read()) };
-  }
-  const own = [new URL(getConfig().publicUrl).origin, new URL(engineBaseUrl()).origin];
-  if (own.includes(url.origin)) {
-    const internal = engineBaseUrl().replace(/\/+$/, "") + url.pathname + url.search;
-    const res = await fetch(internal, { cache: "no-store", signal: AbortSignal.timeout(60_000) });
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    return { status: res.status, contentType: res.headers.get("content-type") ?? "application/octet-stream", bytes };
-  }
-  const target = await getTarget(user.accountId);
-  if (!target.isRemote || url.protocol !== "https:") throw new OutputError(403, "url: only output links of your upstream can be previewed");
-  const { egressFetch } = await import("@/lib/egress");
-  const res = await egressFetch(url.toString(), { maxBytes: MAX_BYTES, timeoutMs: 60_000, acceptAnyStatus: true, field: "url" });
-  return { status: res.status, contentType: res.contentType || "application/octet-stream", bytes: new Uint8Array(res.bytes) };
+  const { response } = await fetchUpstreamLink(user, url, { timeoutMs: 60_000 });
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type") ?? "application/octet-stream",
+    bytes: await readCapped(response, MAX_BYTES),
+  };
 }
 
-export class OutputError extends Error {
-  constructor(
-    public status: number,
-    message: string,
-  ) {
-    super(message);
+async function readCapped(res: Response, max: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (res.body) {
+    for await (const chunk of res.body) {
+      size += chunk.byteLength;
+      if (size > max) {
+        await res.body.cancel().catch(() => {});
+        throw new UpstreamError(413, `url: the file is larger than ${max} bytes`);
+      }
+      chunks.push(chunk);
+    }
   }
+  return Buffer.concat(chunks);
 }
 
 /** A small in-memory cache of recently previewed PDFs so page-by-page renders download once. */

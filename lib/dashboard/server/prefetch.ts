@@ -1,18 +1,13 @@
 import "server-only";
 import { QueryClient, dehydrate, type DehydratedState } from "@tanstack/react-query";
-import { getTarget } from "./backend";
-import type { SessionUser } from "@/lib/auth/next-auth";
+import type { SessionUser } from "@/lib/auth/users";
+import { callUpstream } from "./upstream";
 
-/** Reads one API path for the signed-in account straight from its upstream (server side). */
+/** Reads one API path for the signed-in account from its upstream (server side), with its key. */
 export async function fetchUpstreamJson<T>(user: SessionUser, path: string): Promise<T> {
-  const target = await getTarget(user.accountId);
-  const res = await fetch(target.baseUrl.replace(/\/+$/, "") + path, {
-    headers: { "x-api-key": target.apiKey, accept: "application/json", ...(target.isRemote ? {} : { "x-quire-via": "dashboard" }) },
-    cache: "no-store",
-    signal: AbortSignal.timeout(5_000),
-  });
-  const body = (await res.json()) as T & { error?: boolean; message?: string };
-  if (!res.ok || body?.error === true) throw new Error(body?.message ?? `upstream ${res.status}`);
+  const { response } = await callUpstream(user, path, { headers: { accept: "application/json" }, timeoutMs: 5_000 });
+  const body = (await response.json()) as T & { error?: boolean; message?: string };
+  if (!response.ok || body?.error === true) throw new Error(body?.message ?? `upstream ${response.status}`);
   return body;
 }
 

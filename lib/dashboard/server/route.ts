@@ -14,7 +14,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * request's own host or PUBLIC_URL. Session cookies are SameSite=Lax already; this closes the
  * remaining cross-site POST gaps (and old browsers).
  */
-export function isSameOrigin(req: Request): boolean {
+function isSameOrigin(req: Request): boolean {
   if (SAFE_METHODS.has(req.method)) return true;
   const origin = req.headers.get("origin");
   if (!origin) return false;

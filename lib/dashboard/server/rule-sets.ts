@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { ruleSets } from "@/lib/db/schema";
-import type { RuleSet } from "@/lib/dashboard/api-types";
+import type { RuleSet } from "@/lib/dashboard/data/api-types";
 
 /** Named classification rule sets of an account (ruleSets table). */
 type Row = typeof ruleSets.$inferSelect;

@@ -18,7 +18,7 @@ export interface BrowserPoolOptions {
 }
 
 /** Defaults from env: BROWSER_CONCURRENCY (2), BROWSER_RESTART_AFTER (50 jobs), BROWSER_LAUNCH_TIMEOUT_MS (30 s). */
-export function browserPoolOptionsFromEnv(): BrowserPoolOptions {
+function browserPoolOptionsFromEnv(): BrowserPoolOptions {
   return {
     maxConcurrent: envNumber("BROWSER_CONCURRENCY", 2),
     maxJobsPerBrowser: envNumber("BROWSER_RESTART_AFTER", 50),

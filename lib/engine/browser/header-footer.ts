@@ -1,8 +1,8 @@
 /**
  * Header and footer HTML for printed web pages. Chromium's print templates fill elements with the
- * classes `date`, `title`, `url`, `pageNumber` and `totalPages` (the seed's classes), so the
+ * classes `date`, `title`, `url`, `pageNumber` and `totalPages` (the public API's classes), so the
  * caller's HTML is passed through — after removing anything that could load a resource, since
- * the seed only allows images given inline as base64 data.
+ * the public API only allows images given inline as base64 data.
  */
 
 const blockedElements =

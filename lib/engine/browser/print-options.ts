@@ -1,7 +1,7 @@
 import { QuireError } from "@/lib/core/errors";
 
 /**
- * Print settings of web page → PDF (seed: `margins`, `paperSize`, `orientation`): parsed from the
+ * Print settings of web page → PDF (public API: `margins`, `paperSize`, `orientation`): parsed from the
  * caller's strings into CSS pixels (96 per inch), which is what Chromium's printToPDF takes.
  * Pure functions, so the contract tests and the renderer share them.
  */
@@ -11,8 +11,8 @@ const pxPerUnit: Record<string, number> = { px: 1, in: 96, cm: 96 / 2.54, mm: 96
 const inch = (w: number, h: number) => ({ width: w * 96, height: h * 96 });
 const mm = (w: number, h: number) => ({ width: (w * 96) / 25.4, height: (h * 96) / 25.4 });
 
-/** Named paper sizes of the seed, portrait, in CSS px: US sizes in inches, A sizes per ISO 216 in mm. */
-export const paperSizes: Record<string, { width: number; height: number }> = {
+/** Named paper sizes of the public API, portrait, in CSS px: US sizes in inches, A sizes per ISO 216 in mm. */
+const paperSizes: Record<string, { width: number; height: number }> = {
   Letter: inch(8.5, 11),
   Legal: inch(8.5, 14),
   Tabloid: inch(11, 17),
@@ -60,7 +60,7 @@ export function parseLength(text: string, field: string): number {
 
 /**
  * Parses `margins`: one value for all sides, or CSS shorthand with two, three or four values
- * (the seed's form is `{top} {right} {bottom} {left}`). Empty/absent → `fallback`.
+ * (the public API's form is `{top} {right} {bottom} {left}`). Empty/absent → `fallback`.
  */
 export function parseMargins(text: string | undefined, fallback: Margins): Margins {
   const parts = (text ?? "")

@@ -8,7 +8,7 @@ import { routeThroughEgress, type EgressRouterState } from "./egress-router";
 import { buildTemplate } from "./header-footer";
 import { checkMarginsFit, parseMargins, parsePaperSize, type Margins } from "./print-options";
 
-/** What to print and how (the seed's fields of /v1/pdf/convert/from/url, typed). */
+/** What to print and how (the public API's fields of /v1/pdf/convert/from/url, typed). */
 export interface RenderUrlOptions {
   url: string;
   margins?: string;
@@ -50,7 +50,7 @@ export interface RenderUrlResult {
 }
 
 /** Limits from env: WEBPAGE_LOAD_TIMEOUT_MS (30 s), WEBPAGE_TIMEOUT_MS (90 s), WEBPAGE_MAX_BYTES (100 MiB), WEBPAGE_MAX_REQUESTS (1000). */
-export function renderLimitsFromEnv(): RenderLimits {
+function renderLimitsFromEnv(): RenderLimits {
   return {
     loadTimeoutMs: envNumber("WEBPAGE_LOAD_TIMEOUT_MS", 30_000),
     totalTimeoutMs: envNumber("WEBPAGE_TIMEOUT_MS", 90_000),

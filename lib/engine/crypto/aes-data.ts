@@ -2,7 +2,7 @@ import "server-only";
 import { createCipheriv, createDecipheriv } from "node:crypto";
 import { QuireError } from "@/lib/core/errors";
 
-/** The seed's DataEncryption/DataDecryption algorithms: AES-CBC with PKCS#7 padding. */
+/** The public API's DataEncryption/DataDecryption algorithms: AES-CBC with PKCS#7 padding. */
 export type AesAlgorithm = "AES128" | "AES192" | "AES256";
 
 export interface AesOptions {

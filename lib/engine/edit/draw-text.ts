@@ -22,7 +22,7 @@ export interface TextBlock {
 }
 
 /** The display-space box a block occupies: its width/height, or what its lines need. */
-export function blockBox(b: TextBlock, canvas: PageCanvas): Rect4 {
+function blockBox(b: TextBlock, canvas: PageCanvas): Rect4 {
   const [x, y] = canvas.point(b.x, b.y);
   const leading = b.leading ?? b.size * DEFAULT_LEADING;
   const w = b.width ?? Math.max(0, ...b.lines.map((l) => l.width));

@@ -42,7 +42,7 @@ export function resolveFace(fontName: string | undefined, bold: boolean, italic:
 }
 
 /** The standard 14 font name of a face, e.g. Times-BoldItalic. */
-export function base14Name(f: Face): string {
+function base14Name(f: Face): string {
   if (f.family === "Times")
     return f.bold && f.italic
       ? "Times-BoldItalic"

@@ -5,8 +5,8 @@ import { QuireError } from "@/lib/core/errors";
 import type { ImageLoader } from "./types";
 
 /** Images added to pages are capped at this many pixels (a signature or logo needs far fewer). */
-export const MAX_STAMP_PIXELS = 40_000_000;
-export const MAX_STAMP_BYTES = 50 * 1024 * 1024;
+const MAX_STAMP_PIXELS = 40_000_000;
+const MAX_STAMP_BYTES = 50 * 1024 * 1024;
 
 export interface StampImage {
   image: mupdf.Image;
@@ -16,7 +16,7 @@ export interface StampImage {
 }
 
 /** Bytes of a `data:` URI (base64 or percent-encoded). */
-export function decodeDataUri(uri: string, field: string): Buffer {
+function decodeDataUri(uri: string, field: string): Buffer {
   const m = /^data:([^,]*?)(;base64)?,(.*)$/is.exec(uri.trim());
   if (!m) throw new QuireError(454, `${field}: not a valid data: URI; use data:image/png;base64,....`);
   try {

@@ -203,7 +203,7 @@ function addPngStream(
 }
 
 /** Splits a PNG into its header fields and the concatenated IDAT payload. */
-export function readPng(png: Buffer): {
+function readPng(png: Buffer): {
   width: number;
   height: number;
   bitDepth: number;

@@ -88,7 +88,7 @@ export interface V1Settings {
 }
 
 /** Images are resampled when at least this many times above ResamplingResolution (as v2's 225/150). */
-export const V1_THRESHOLD_FACTOR = 1.5;
+const V1_THRESHOLD_FACTOR = 1.5;
 
 /**
  * /v1/pdf/optimize: one format for every image. JPEG and Flate keep 1-bit images 1-bit (CCITT

@@ -12,7 +12,7 @@ import type { ImageClass } from "./options";
  */
 
 /** Images above this many pixels are left alone rather than decoded (memory cap of a run). */
-export const MAX_IMAGE_PIXELS = 120_000_000;
+const MAX_IMAGE_PIXELS = 120_000_000;
 
 export interface ImageInfo {
   num: number;

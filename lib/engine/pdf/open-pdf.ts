@@ -37,7 +37,7 @@ export function recentMupdfLog(): string[] {
  * (ISO 32000-2 §7.5.2 notes leading garbage is common). Anything else is not a PDF: checking
  * first keeps MuPDF from sniffing the bytes as HTML, an image or XPS and "opening" them.
  */
-export function looksLikePdf(bytes: Uint8Array): boolean {
+function looksLikePdf(bytes: Uint8Array): boolean {
   const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 1024));
   return head.includes("%PDF-");
 }

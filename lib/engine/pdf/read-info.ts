@@ -2,7 +2,7 @@ import "server-only";
 import type * as mupdf from "mupdf";
 import { isEncrypted } from "@/lib/engine/pdf/open-pdf";
 
-/** The seed's document info object (`info` of POST /v1/pdf/info), with PDF.co's field names. */
+/** The public API's document info object (`info` of POST /v1/pdf/info), with PDF.co's field names. */
 export interface PdfInfo {
   PageCount: number;
   Author: string;
@@ -47,7 +47,7 @@ export interface PageRectangle {
 }
 
 /** Integer codes of `EncryptionAlgorithm` (Quire's documented mapping). */
-export const ENCRYPTION_ALGORITHMS = { none: 0, rc4_40: 1, rc4_128: 2, aes_128: 3, aes_256: 4 } as const;
+const ENCRYPTION_ALGORITHMS = { none: 0, rc4_40: 1, rc4_128: 2, aes_128: 3, aes_256: 4 } as const;
 
 const MAX_BOOKMARKS = 5000;
 
@@ -111,7 +111,7 @@ export function formatPdfDate(text: string): string {
 }
 
 /** `M/d/yyyy h:mm:ss AM|PM`, UTC. */
-export function formatUsDateTime(date: Date): string {
+function formatUsDateTime(date: Date): string {
   const h24 = date.getUTCHours();
   const h12 = h24 % 12 === 0 ? 12 : h24 % 12;
   const pad = (v: number) => String(v).padStart(2, "0");
@@ -126,7 +126,7 @@ export function formatUsDateTime(date: Date): string {
  * RC4 with /Length bits; V 4 names its crypt filter's method (AESV2 = AES-128, V2 = RC4-128);
  * V 5 (R 5/6) is AES-256 (ISO 32000-2 §7.6.2). Unknown handlers report 0.
  */
-export function encryptionAlgorithmOf(encrypt: mupdf.PDFObject): number {
+function encryptionAlgorithmOf(encrypt: mupdf.PDFObject): number {
   const num = (key: string, fallback: number) => {
     const v = encrypt.get(key);
     return v.isNumber() ? v.asNumber() : fallback;
@@ -166,7 +166,7 @@ interface Permissions {
  * describes. Not encrypted → everything allowed. These are the document's declared rights,
  * whatever password was given.
  */
-export function permissionsOf(encrypt: mupdf.PDFObject | null): Permissions {
+function permissionsOf(encrypt: mupdf.PDFObject | null): Permissions {
   if (!encrypt || encrypt.isNull()) {
     return {
       print: true,
@@ -213,7 +213,7 @@ export function permissionsOf(encrypt: mupdf.PDFObject | null): Permissions {
 }
 
 /** Outline titles depth-first, one per line (no indentation); "" when there is none or it is broken. */
-export function bookmarksOf(doc: mupdf.PDFDocument): string {
+function bookmarksOf(doc: mupdf.PDFDocument): string {
   let outline: ReturnType<mupdf.PDFDocument["loadOutline"]>;
   try {
     outline = doc.loadOutline();
@@ -237,7 +237,7 @@ export function bookmarksOf(doc: mupdf.PDFDocument): string {
  * with width and height swapped for /Rotate 90 or 270 so they read as the page is shown.
  * X and Y are the box's lower-left corner in PDF user space (usually 0, 0).
  */
-export function pageRectangleOf(doc: mupdf.PDFDocument, pageIndex = 0): PageRectangle {
+function pageRectangleOf(doc: mupdf.PDFDocument, pageIndex = 0): PageRectangle {
   const page = doc.findPage(pageIndex);
   const rectOf = (key: string): [number, number, number, number] | null => {
     const box = page.getInheritable(key);

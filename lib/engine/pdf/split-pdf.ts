@@ -10,11 +10,11 @@ export interface SplitPart {
 }
 
 /**
- * Plans a split from the seed's 1-based `pages` (POST /v1/pdf/split): one output per item;
+ * Plans a split from the public API's 1-based `pages` (POST /v1/pdf/split): one output per item;
  * empty = every page on its own. Names are `<base>_page<first>[-<last>].pdf`, the base being
  * the caller's `name` without its extension (default "result", as PDF.co's `result_page1-2.pdf`).
  * A repeated group gets "(2)", "(3)"... so names stay unique. More outputs than pages → 450
- * (seed: "the number of output files cannot exceed the number of pages").
+ * (public API: "the number of output files cannot exceed the number of pages").
  */
 export function planSplit(pageCount: number, pages: string | undefined, name?: string): SplitPart[] {
   const groups =

@@ -24,7 +24,7 @@ export interface SheetLimits {
 }
 
 /** SHEET_MAX_UNCOMPRESSED_BYTES (200 MiB), SHEET_MAX_ROWS (1 048 576), SHEET_MAX_CELLS (5 000 000). */
-export function sheetLimitsFromEnv(): SheetLimits {
+function sheetLimitsFromEnv(): SheetLimits {
   return {
     maxUncompressedBytes: envNumber("SHEET_MAX_UNCOMPRESSED_BYTES", 200 * 1024 * 1024),
     maxZipEntries: envNumber("SHEET_MAX_ZIP_ENTRIES", 10_000),
@@ -47,7 +47,7 @@ export interface SheetCsv {
 }
 
 export interface SheetToCsvOptions {
-  /** 1-based index of the sheet (the seed's `worksheetIndex`); default 1. */
+  /** 1-based index of the sheet (the public API's `worksheetIndex`); default 1. */
   worksheetIndex?: number;
   limits?: Partial<SheetLimits>;
   /** Row separator (default CRLF, as Excel writes CSV). */

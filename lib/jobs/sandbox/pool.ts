@@ -17,8 +17,11 @@ export interface SandboxPoolOptions {
   timeoutMs: number;
   /** Memory cap of one child (resident set, polled; also V8's old-space limit); SIGKILL past it (413). */
   memoryMb: number;
-  /** Absolute path of an operation's runner module, e.g. lib/operations/<opId>/runner.ts. */
-  runnerModule: (opId: string) => string;
+  /**
+   * The module each child runs (default lib/jobs/sandbox/child.ts, which finds runners through
+   * lib/operations/runners.ts). Tests pass an entry with fixture runners.
+   */
+  childModule?: string;
   /** Replace a child after this many jobs (default 100), so leaks and stray state do not pile up. */
   recycleAfter?: number;
   /** How often the resident set is read (default 200 ms). */
@@ -97,7 +100,8 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
   const memoryPollMs = options.memoryPollMs ?? 200;
   const logger = options.logger ?? ((line: string) => process.stderr.write(line + "\n"));
   const root = findRoot(options.root);
-  const childEntry = path.join(root, options.compiled ? "dist/lib/jobs/sandbox/child.js" : "lib/jobs/sandbox/child.ts");
+  const childEntry =
+    options.childModule ?? path.join(root, options.compiled ? "dist/lib/jobs/sandbox/child.js" : "lib/jobs/sandbox/child.ts");
   const execArgv = [
     ...(options.compiled
       ? []
@@ -312,7 +316,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     const msg: ParentMessage = {
       type: "run",
       jobId: active.id,
-      runnerModule: options.runnerModule(waiting.job.opId),
+      opId: waiting.job.opId,
       params: waiting.job.params,
       sources: waiting.job.sources,
       workDir: waiting.job.workDir,

@@ -1,11 +1,11 @@
 import type { RunResult, SourceFile } from "@/lib/operations/runner-types";
 
 /**
- * Messages between the sandbox pool (parent) and a child (lib/jobs/sandbox/child.ts), sent
+ * Messages between the sandbox pool (parent) and a child (lib/jobs/sandbox/child-runtime.ts), sent
  * over the IPC channel with the "advanced" (structured clone) serialization.
  */
 
-/** An error as it crosses the process boundary; ApiErrors keep their status. */
+/** An error as it crosses the process boundary; QuireErrors keep their status. */
 export interface WireError {
   name: string;
   message: string;
@@ -17,7 +17,8 @@ export type ParentMessage =
   | {
       type: "run";
       jobId: number;
-      runnerModule: string;
+      /** The runner's id in the child's registry (an operation id, or an internal task such as "pdf-preview"). */
+      opId: string;
       params: unknown;
       sources: SourceFile[];
       workDir: string;

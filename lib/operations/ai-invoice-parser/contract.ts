@@ -3,7 +3,7 @@ import { common, encryptionProfileKeys, meta, profiles } from "@/lib/operations/
 import { defineOperation } from "@/lib/operations/types";
 
 /**
- * POST /v1/ai-invoice-parser — reads one invoice it has never seen (no templates): the seed's
+ * POST /v1/ai-invoice-parser — reads one invoice it has never seen (no templates): the public API's
  * invoice object in `body`. Always asynchronous: the call answers `status: "created"` with a
  * jobId; job check (or the callback) then carries status "success", message, pageCount, body.
  * Embedded e-invoices (Factur-X, ZUGFeRD, XRechnung, UBL) are read exactly. docs/intelligence.md
@@ -11,7 +11,7 @@ import { defineOperation } from "@/lib/operations/types";
  */
 export const operation = defineOperation({
   id: "ai-invoice-parser",
-  method: "POST",
+  methods: ["POST"],
   path: "/v1/ai-invoice-parser",
   title: "AI invoice parser",
   summary:
@@ -41,21 +41,13 @@ export const operation = defineOperation({
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
   alwaysAsync: true,
-  responseFields: {
-    body: {
-      type: "object",
-      description:
-        "The invoice object (vendor, customer, invoice, paymentDetails, others, lineItems, custom fields).",
-    },
-    message: {
-      type: "string",
-      description: "How the invoice was read (layout analysis, OCR, embedded e-invoice).",
-    },
-    pageCount: { type: "integer", description: "Pages of the invoice." },
-    fieldSources: {
-      type: "object",
-      description:
-        "With profile IncludeFieldSources: dotted field path → {page, x, y, width, height} in points.",
-    },
-  },
+  response: z.object({
+    body: z
+      .record(z.string(), z.unknown())
+      .describe("The invoice object (vendor, customer, invoice, paymentDetails, others, lineItems, custom fields)."),
+    fieldSources: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe("With profile IncludeFieldSources: dotted field path → {page, x, y, width, height} in points."),
+  }),
 });

@@ -7,7 +7,7 @@ import { parseCustomFields } from "@/lib/engine/invoice/parse-invoice";
 import type { Runner } from "@/lib/operations/runner-types";
 import type { operation } from "./contract";
 
-/** One invoice (PDF, scan or image) → the seed's invoice object; see docs/intelligence.md. */
+/** One invoice (PDF, scan or image) → the public API's invoice object; see docs/intelligence.md. */
 export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
   const source = ctx.sources[0];
   if (!source) throw new QuireError(400, "url: give the URL of the invoice (PDF, PNG, JPEG or TIFF).");

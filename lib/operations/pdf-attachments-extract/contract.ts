@@ -9,7 +9,6 @@ import { defineOperation } from "@/lib/operations/types";
  */
 export const operation = defineOperation({
   id: "pdf-attachments-extract",
-  method: "POST",
   path: "/v1/pdf/attachments/extract",
   title: "Extract attachments",
   summary: "Extracts the files embedded in a PDF (attachments and portfolio files), one URL per file.",
@@ -29,10 +28,7 @@ export const operation = defineOperation({
   pageBase: 0,
   cost: { perCall: 1, perPage: 0 },
   resultFile: { name: "attachments", contentType: "application/octet-stream", multiple: true },
-  responseFields: {
-    urls: {
-      type: "array",
-      description: "One URL per extracted file, named as in the PDF; [] when there are none.",
-    },
-  },
+  response: z.object({
+    urls: z.array(z.string()).describe("One URL per extracted file, named as in the PDF; [] when there are none."),
+  }),
 });

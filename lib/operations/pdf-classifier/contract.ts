@@ -5,15 +5,15 @@ import { defineOperation } from "@/lib/operations/types";
 /**
  * POST /v1/pdf/classifier — classes of a PDF, JPG, PNG or TIFF document in `body.classes`
  * (always inline). With `rulescsv`/`rulescsvurl`: every class whose keywords match, in rule
- * order. Without rules: the built-in classification (document type, then the issuing
- * organisation and the country where they can be read). docs/intelligence.md has the rules
- * format and the built-in types. Cost: 1 credit per call plus 1 per page.
+ * order. Without rules: the built-in classification (document type; for an invoice its
+ * sub-classes credit note, pro forma, utility bill; then the issuing organisation and the
+ * country when the evidence agrees). docs/intelligence.md has the rules format and the
+ * built-in types. Cost: 1 credit per call plus 1 per page.
  */
 const bool = (label: string, help: string) => meta(z.boolean().optional(), { label, help, advanced: true });
 
 export const operation = defineOperation({
   id: "pdf-classifier",
-  method: "POST",
   path: "/v1/pdf/classifier",
   title: "Document classifier",
   summary:
@@ -74,17 +74,15 @@ export const operation = defineOperation({
   input: "document",
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
-  responseFields: {
-    body: {
-      type: "object",
-      description:
-        '{"classes": [{"class": "..."}]}: the matching classes in rule order, or the built-in type, organisation and country.',
-    },
-    pageCount: { type: "integer", description: "Pages of the document." },
-    matches: {
-      type: "array",
-      description:
+  response: z.object({
+    body: z
+      .object({ classes: z.array(z.object({ class: z.string() })) })
+      .describe("The matching classes in rule order, or the built-in type, its sub-classes (credit note, pro forma, utility bill), organisation and country."),
+    matches: z
+      .array(z.record(z.string(), z.unknown()))
+      .optional()
+      .describe(
         "With profile IncludeMatchDetails: per rule {class, logic, matched, keywords: [{keyword, matched, positions: [{page, index, text}]}]}.",
-    },
-  },
+      ),
+  }),
 });

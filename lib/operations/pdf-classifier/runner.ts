@@ -43,7 +43,8 @@ export const run: Runner<Params> = async (ctx) => {
     ctx.log(`${rules.rules.length} rule(s), ${classes.length} matched`);
   } else {
     const r = classifyBuiltin(text.pages, { formFields: text.formFields });
-    const classes = [r.type, r.organisation, r.country].filter(
+    // Type first, then what refines it (an invoice that is a credit note), then who and where.
+    const classes = [r.type, ...r.subclasses, r.organisation, r.country].filter(
       (c): c is string => typeof c === "string" && c !== "",
     );
     fields.body = { classes: classes.map((c) => ({ class: c })) };
@@ -55,8 +56,13 @@ export const run: Runner<Params> = async (ctx) => {
           matched: true,
           confidence: r.confidence,
           scores: r.scores,
+          subclasses: r.subclasses,
+          language: r.language,
           organisation: r.organisation,
           country: r.country,
+          countryCode: r.countryCode,
+          countryReason: r.countryReason,
+          countryEvidence: r.countryEvidence,
         },
       ];
     }

@@ -4,7 +4,7 @@ import { defineOperation } from "@/lib/operations/types";
 
 /**
  * The default `config` of POST /v2/pdf/compress, published in the OpenAPI document and
- * docs/compression.md. The seed fixes the colour defaults (150/225 ppi, JPEG quality 60) and
+ * docs/compression.md. The public API fixes the colour defaults (150/225 ppi, JPEG quality 60) and
  * the monochrome resolutions (300/450 ppi); grayscale follows colour and monochrome uses
  * CCITT Group 4, the format made for 1-bit images.
  */
@@ -120,7 +120,6 @@ export type CompressConfig = z.infer<typeof compressConfigSchema>;
  */
 export const operation = defineOperation({
   id: "pdf-compress",
-  method: "POST",
   path: "/v2/pdf/compress",
   title: "Compress PDF",
   summary: "Makes a PDF smaller: downsamples and recompresses images, removes unused and duplicate objects.",
@@ -166,18 +165,9 @@ export const operation = defineOperation({
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
   resultFile: { name: "result.pdf", contentType: "application/pdf" },
-  responseFields: {
-    url: { type: "string", description: "URL of the compressed PDF." },
-    fileSize: { type: "integer", description: "Size of the output PDF in bytes." },
-    inputFileSize: { type: "integer", description: "Size of the source PDF in bytes." },
-    compressionRatio: {
-      type: "number",
-      description: "fileSize / inputFileSize (1 when the original was kept).",
-    },
-    pageCount: { type: "integer", description: "Pages in the document." },
-    message: {
-      type: "string",
-      description: "Notes: format fallbacks, or that the original was kept because it was already smaller.",
-    },
-  },
+  response: z.object({
+    url: z.string().describe("URL of the compressed PDF."),
+    inputFileSize: z.number().int().describe("Size of the source PDF in bytes."),
+    compressionRatio: z.number().describe("fileSize / inputFileSize (1 when the original was kept)."),
+  }),
 });

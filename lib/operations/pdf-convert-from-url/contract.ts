@@ -8,7 +8,6 @@ import { defineOperation } from "@/lib/operations/types";
  */
 export const operation = defineOperation({
   id: "pdf-convert-from-url",
-  method: "POST",
   path: "/v1/pdf/convert/from/url",
   title: "Web page to PDF",
   summary:
@@ -81,8 +80,7 @@ export const operation = defineOperation({
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
   resultFile: { name: "result.pdf", contentType: "application/pdf" },
-  responseFields: {
-    url: { type: "string", description: "URL of the PDF." },
-    pageCount: { type: "integer", description: "Pages in the PDF." },
-  },
+  response: z.object({
+    url: z.string().describe("URL of the PDF."),
+  }),
 });

@@ -10,7 +10,6 @@ import { defineOperation } from "@/lib/operations/types";
  */
 export const operation = defineOperation({
   id: "pdf-convert-to-csv",
-  method: "POST",
   path: "/v1/pdf/convert/to/csv",
   title: "PDF to CSV",
   summary: "Tables and text of a PDF, scan or image as CSV: columns from whitespace and ruling lines, OCR for scans.",
@@ -48,8 +47,8 @@ export const operation = defineOperation({
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
   resultFile: { name: "result.csv", contentType: "text/csv" },
-  responseFields: {
-    body: { type: "string", description: "The CSV text (inline: true)." },
-    pageCount: { type: "integer", description: "Pages processed." },
-  },
+  response: z.object({
+    url: z.string().optional().describe("URL of the CSV file (without inline)."),
+    body: z.string().optional().describe("The CSV text (inline: true)."),
+  }),
 });

@@ -11,7 +11,6 @@ import { defineOperation } from "@/lib/operations/types";
  */
 export const operation = defineOperation({
   id: "pdf-convert-to-html",
-  method: "POST",
   path: "/v1/pdf/convert/to/html",
   title: "PDF to HTML",
   summary: "PDF, scan or image pages as HTML: positioned text with fonts and colours over the page drawing, tables as <table>, OCR for scans.",
@@ -68,8 +67,8 @@ export const operation = defineOperation({
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
   resultFile: { name: "result.html", contentType: "text/html" },
-  responseFields: {
-    body: { type: "string", description: "The HTML text (inline: true)." },
-    pageCount: { type: "integer", description: "Pages processed." },
-  },
+  response: z.object({
+    url: z.string().optional().describe("URL of the HTML file (without inline)."),
+    body: z.string().optional().describe("The HTML text (inline: true)."),
+  }),
 });

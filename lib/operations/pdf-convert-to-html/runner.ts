@@ -53,7 +53,7 @@ export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
   }
 };
 
-export function htmlName(requested: string | undefined, sourceName: string): string {
+function htmlName(requested: string | undefined, sourceName: string): string {
   const base = (requested ?? "").trim() || `${path.basename(sourceName || "result", path.extname(sourceName || "")) || "result"}.html`;
   return /\.html?$/i.test(base) ? base : `${base}.html`;
 }

@@ -76,7 +76,6 @@ export const fieldFillSchema = z.object({
  */
 export const operation = defineOperation({
   id: "pdf-edit-add",
-  method: "POST",
   path: "/v1/pdf/edit/add",
   title: "Add text, images and fields",
   summary: "Adds text, images, links and form fields to a PDF, and fills its existing form fields.",
@@ -122,12 +121,7 @@ export const operation = defineOperation({
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
   resultFile: { name: "result.pdf", contentType: "application/pdf" },
-  responseFields: {
-    url: { type: "string", description: "URL of the edited PDF." },
-    pageCount: { type: "integer", description: "Pages in the document." },
-    message: {
-      type: "string",
-      description: "Notes, e.g. a renamed new field or characters no font could draw.",
-    },
-  },
+  response: z.object({
+    url: z.string().describe("URL of the edited PDF."),
+  }),
 });

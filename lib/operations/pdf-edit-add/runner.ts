@@ -3,7 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
 import { QuireError } from "@/lib/core/errors";
-import { parseLenientJson } from "@/lib/api/wire";
+import { parseLenientJson } from "@/lib/operations/wire";
 import { editPdf } from "@/lib/engine/edit/edit-pdf";
 import type { EditRequest } from "@/lib/engine/edit/types";
 import { outputName } from "@/lib/engine/optimize/report";

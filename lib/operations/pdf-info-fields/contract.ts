@@ -6,11 +6,10 @@ import { defineOperation } from "@/lib/operations/types";
  * POST /v1/pdf/info/fields — the info object of /v1/pdf/info plus the form fields, in PDF.co's
  * shape: `info.FieldsInfo.Fields[]`, each with FieldName, Value, Type, AltFieldName, PageIndex
  * (0-based) and Quire's extras Options, ReadOnly, Required (lib/engine/pdf/list-fields.ts).
- * The seed does not show its request; it takes what /v1/pdf/info takes. Cost: 1 per call.
+ * The public API does not show its request; it takes what /v1/pdf/info takes. Cost: 1 per call.
  */
 export const operation = defineOperation({
   id: "pdf-info-fields",
-  method: "POST",
   path: "/v1/pdf/info/fields",
   title: "PDF form fields",
   summary: "Document info plus every fillable form field: name, type, value, tooltip and page.",
@@ -27,11 +26,11 @@ export const operation = defineOperation({
   input: "pdf",
   pageBase: 0,
   cost: { perCall: 1, perPage: 0 },
-  responseFields: {
-    info: {
-      type: "object",
-      description:
+  response: z.object({
+    info: z
+      .record(z.string(), z.unknown())
+      .describe(
         "The /v1/pdf/info object plus FieldsInfo.Fields: [{FieldName, Value, Type (EditBox, CheckBox, RadioButton, PushButton, ComboBox, ListBox, Signature), AltFieldName, PageIndex (0-based, -1 if none), Options, ReadOnly, Required}].",
-    },
-  },
+      ),
+  }),
 });

@@ -3,13 +3,12 @@ import { common, encryptionProfileKeys, ocrProfileKeys, profiles } from "@/lib/o
 import { defineOperation } from "@/lib/operations/types";
 
 /**
- * POST /v1/pdf/info — the document info object of the seed. The seed lists the OCR, line
+ * POST /v1/pdf/info — the document info object of the public API, which lists the OCR, line
  * grouping and column profile keys for this endpoint, so they are accepted (and have no
  * effect: nothing is extracted). Cost: 1 credit per call whatever the page count.
  */
 export const operation = defineOperation({
   id: "pdf-info",
-  method: "POST",
   path: "/v1/pdf/info",
   title: "PDF info",
   summary:
@@ -27,11 +26,11 @@ export const operation = defineOperation({
   input: "pdf",
   pageBase: 0,
   cost: { perCall: 1, perPage: 0 },
-  responseFields: {
-    info: {
-      type: "object",
-      description:
+  response: z.object({
+    info: z
+      .record(z.string(), z.unknown())
+      .describe(
         "PageCount, Author, Title, Producer, Subject, Creator, Keywords, Bookmarks, CreationDate, ModificationDate (M/d/yyyy h:mm:ss AM|PM, UTC), Encrypted, EncryptionAlgorithm (0 none, 1 RC4-40, 2 RC4-128, 3 AES-128, 4 AES-256), PageRectangle, and the Permission* booleans.",
-    },
-  },
+      ),
+  }),
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
 
-/** Defaults of the v1 optimize profile keys (seed: JPEG, 25, true, 120, false). */
+/** Defaults of the v1 optimize profile keys (public API: JPEG, 25, true, 120, false). */
 export const DEFAULT_OPTIMIZE_SETTINGS = {
   ImageOptimizationFormat: "JPEG",
   JPEGQuality: 25,
@@ -13,12 +13,11 @@ export const DEFAULT_OPTIMIZE_SETTINGS = {
 
 /**
  * POST /v1/pdf/optimize (deprecated; /v2/pdf/compress replaces it) — the same optimizer driven
- * by five profile keys. Answers `urls` (the seed's field for this operation) and `fileSize`.
+ * by five profile keys. Answers `urls` (the public API's field for this operation) and `fileSize`.
  * Cost: 1 per call + 1 per page.
  */
 export const operation = defineOperation({
   id: "pdf-optimize",
-  method: "POST",
   path: "/v1/pdf/optimize",
   title: "Optimize PDF (v1)",
   summary: "Deprecated: use Compress PDF. Recompresses and resamples images with one format for all.",
@@ -62,14 +61,8 @@ export const operation = defineOperation({
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
   resultFile: { name: "result.pdf", contentType: "application/pdf", multiple: true },
-  responseFields: {
-    urls: { type: "array", description: "One URL: the optimized PDF (the seed answers `urls` here)." },
-    fileSize: { type: "integer", description: "Size of the output PDF in bytes." },
-    inputFileSize: { type: "integer", description: "Size of the source PDF in bytes." },
-    pageCount: { type: "integer", description: "Pages in the document." },
-    message: {
-      type: "string",
-      description: "What was done, or that the original was kept because it was already smaller.",
-    },
-  },
+  response: z.object({
+    urls: z.array(z.string()).describe("One URL: the optimized PDF (the public API answers `urls` here)."),
+    inputFileSize: z.number().int().describe("Size of the source PDF in bytes."),
+  }),
 });

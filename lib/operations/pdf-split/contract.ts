@@ -9,7 +9,6 @@ import { defineOperation } from "@/lib/operations/types";
  */
 export const operation = defineOperation({
   id: "pdf-split",
-  method: "POST",
   path: "/v1/pdf/split",
   title: "Split PDF",
   summary: "Splits a PDF into several PDFs: one per page, or one per page range you list.",
@@ -31,7 +30,7 @@ export const operation = defineOperation({
   pageBase: 1,
   cost: { perCall: 1, perPage: 1 },
   resultFile: { name: "result.pdf", contentType: "application/pdf", multiple: true },
-  responseFields: {
-    urls: { type: "array", description: "One URL per output PDF, in the order of `pages`." },
-  },
+  response: z.object({
+    urls: z.array(z.string()).describe("One URL per output PDF, in the order of `pages`."),
+  }),
 });

@@ -9,7 +9,6 @@ import { defineOperation } from "@/lib/operations/types";
  */
 export const operation = defineOperation({
   id: "xls-convert-to-csv",
-  method: "POST",
   path: "/v1/xls/convert/to/csv",
   title: "Spreadsheet to CSV",
   summary: "Converts one worksheet of an Excel (.xls, .xlsx), OpenDocument (.ods) or CSV file to CSV.",
@@ -40,8 +39,8 @@ export const operation = defineOperation({
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
   resultFile: { name: "result.csv", contentType: "text/csv" },
-  responseFields: {
-    url: { type: "string", description: "URL of the CSV file (without inline)." },
-    body: { type: "string", description: "The CSV text, when inline is true." },
-  },
+  response: z.object({
+    url: z.string().optional().describe("URL of the CSV file (without inline)."),
+    body: z.string().optional().describe("The CSV text, when inline is true."),
+  }),
 });

@@ -43,7 +43,7 @@ export interface DashboardServer {
  * a temporary DATA_DIR and a first-run admin. E2E_BASE_URL (+ E2E_EMAIL, E2E_PASSWORD,
  * E2E_API_KEY) reuses a server that is already running instead.
  */
-export async function startDashboardServer(): Promise<DashboardServer> {
+export async function startDashboardServer(opts: { env?: Record<string, string> } = {}): Promise<DashboardServer> {
   if (process.env.E2E_BASE_URL) {
     return {
       url: process.env.E2E_BASE_URL.replace(/\/+$/, ""),
@@ -54,6 +54,6 @@ export async function startDashboardServer(): Promise<DashboardServer> {
     };
   }
   buildIfStale();
-  const server = await startQuire({ dashboard: true, env: { SESSION_MAX_AGE: "3600", NEXTAUTH_SECRET: crypto.randomBytes(24).toString("hex") } });
+  const server = await startQuire({ dashboard: true, env: { SESSION_MAX_AGE: "3600", NEXTAUTH_SECRET: crypto.randomBytes(24).toString("hex"), ...opts.env } });
   return { url: server.url, email: server.adminEmail, password: server.adminPassword, apiKey: server.apiKey, server, stop: () => server.stop() };
 }

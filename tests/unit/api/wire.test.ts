@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { coerceObject, parseParams, parseProfiles } from "@/lib/api/wire";
+import { coerceObject, parseParams, parseProfiles } from "@/lib/operations/wire";
 import { QuireError } from "@/lib/core/errors";
 
 const schema = z.object({

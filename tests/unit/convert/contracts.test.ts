@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { OperationDefinition } from "@/lib/operations/types";
-import { coerceObject } from "@/lib/api/wire";
+import { coerceObject } from "@/lib/operations/wire";
 import { buildTemplate, sanitizeTemplate } from "@/lib/engine/browser/header-footer";
 import {
   checkMarginsFit,

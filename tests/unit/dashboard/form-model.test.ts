@@ -2,12 +2,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { meta, common } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
-import { buildFormModel, initialValues, parseJsonText, toRequestBody, validateValues } from "@/lib/dashboard/form-model";
+import { buildFormModel, initialValues, parseJsonText, toRequestBody, validateValues } from "@/lib/dashboard/operations/form-model";
 import { operations } from "@/lib/operations/registry";
 
 const sample = defineOperation({
   id: "sample-op",
-  method: "POST",
   path: "/v1/sample",
   title: "Sample",
   summary: "A sample.",
@@ -26,7 +25,7 @@ const sample = defineOperation({
   input: "pdf",
   pageBase: 0,
   cost: { perCall: 1, perPage: 0 },
-  responseFields: {},
+  response: z.object({}),
 });
 
 describe("form model (lib/dashboard/form-model)", () => {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { tokenizeRuleLine, splitRuleLine } from "@/lib/dashboard/rules-syntax";
+import { tokenizeRuleLine, splitRuleLine } from "@/lib/dashboard/rules/rules-syntax";
 import { parseRules } from "@/lib/engine/classify/parse-rules";
-import { readMatches } from "@/lib/dashboard/classifier-matches";
+import { readMatches } from "@/lib/dashboard/rules/classifier-matches";
 import { matchRules } from "@/lib/engine/classify/match-rules";
-import { checkPages } from "@/lib/dashboard/pages-syntax";
 
 describe("rules syntax (lib/dashboard/rules-syntax)", () => {
   it("splits on the commas the engine's parser splits on", () => {
@@ -28,10 +27,5 @@ describe("rules syntax (lib/dashboard/rules-syntax)", () => {
     expect(read.map((r) => [r.className, r.logic, r.matched, r.line])).toEqual([["invoice", "AND", true, 2], ["receipt", "OR", false, 3]]);
     expect(read[0]!.keywords[1]).toMatchObject({ keyword: "/total/i", matched: true, positions: [{ page: 0, text: "Total" }] });
     expect(readMatches(undefined)).toEqual([]);
-  });
-  it("checks page selections", () => {
-    expect(checkPages("0, 1-3, 5-, !0")).toBeNull();
-    expect(checkPages("3-1")).toMatch(/ends before/);
-    expect(checkPages("a")).toMatch(/not a page/);
   });
 });

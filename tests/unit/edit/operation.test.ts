@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { parseParams } from "@/lib/api/wire";
+import { parseParams } from "@/lib/operations/wire";
 import { parseColor } from "@/lib/engine/edit/color";
 import { normalizeLink } from "@/lib/engine/edit/edit-pdf";
 import { resolveFace, winAnsiCode } from "@/lib/engine/edit/fonts";

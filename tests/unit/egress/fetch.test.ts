@@ -3,7 +3,7 @@ import net from "node:net";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { egressDownloadToFile, egressFetch } from "@/lib/egress/fetch";
+import { egressDownloadToFile, egressFetch, egressStream } from "@/lib/egress/fetch";
 import { setEgressPolicyForTests } from "@/lib/egress/policy";
 import type { LookupFn } from "@/lib/egress/check-url";
 import { QuireError } from "@/lib/core/errors";
@@ -412,5 +412,60 @@ describe("egressDownloadToFile", () => {
     const err = await failure(egressDownloadToFile("http://10.0.0.5/x.pdf", file, { lookup: noDns }));
     expect(err.status).toBe(403);
     expect(fs.existsSync(file)).toBe(false);
+  });
+});
+
+describe("egressStream (the dashboard's calls to a remote upstream)", () => {
+  afterEach(async () => {
+    setEgressPolicyForTests(undefined);
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+
+  it("refuses a forbidden address without connecting", async () => {
+    const s = await server();
+    const err = await failure(egressStream(`${s.origin}/v1/x`, { lookup: noDns }));
+    expect(err.status).toBe(403);
+    expect(s.connections).toBe(0);
+  });
+
+  it("pins the connection to the checked address and streams both bodies", async () => {
+    setEgressPolicyForTests("127.0.0.1/32");
+    const s = await server((req, res) => {
+      res.writeHead(201, { "content-type": "text/plain" });
+      res.end(`got ${req.headers["transfer-encoding"]} ${req.body.toString()}`);
+    });
+    // The name resolves once, through the checker; the connection never asks DNS again.
+    const once: LookupFn = async (host) => (host === "api.example.test" ? [{ address: "127.0.0.1", family: 4 }] : noDns(host));
+    async function* body() {
+      yield new TextEncoder().encode("part1,");
+      yield new TextEncoder().encode("part2");
+    }
+    const r = await egressStream(`http://api.example.test:${s.port}/v1/pdf/info`, { lookup: once, method: "POST", body: body() });
+    expect(r.status).toBe(201);
+    let text = "";
+    for await (const c of r.body) text += c;
+    expect(text).toBe("got chunked part1,part2");
+    expect(s.requests[0].headers.host).toBe(`api.example.test:${s.port}`);
+  });
+
+  it("returns a redirect as it is and any status", async () => {
+    setEgressPolicyForTests("127.0.0.1/32");
+    const s = await server((_req, res) => {
+      res.writeHead(302, { location: "http://10.0.0.1/" });
+      res.end();
+    });
+    const r = await egressStream(`${s.origin}/a`, { lookup: noDns });
+    expect(r.status).toBe(302);
+    r.body.resume();
+    expect(s.hits).toBe(1);
+  });
+
+  it("answers 408 when the head does not come in time", async () => {
+    setEgressPolicyForTests("127.0.0.1/32");
+    const s = await server(() => {
+      /* never answers */
+    });
+    const err = await failure(egressStream(`${s.origin}/slow`, { lookup: noDns, timeoutMs: 200 }));
+    expect(err.status).toBe(408);
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { QuireError } from "@/lib/core/errors";
-import { parseParams } from "@/lib/api/wire";
+import { parseParams } from "@/lib/operations/wire";
 import { shutdownOcr } from "@/lib/engine/ocr/pool";
 import { operation } from "@/lib/operations/pdf-convert-to-csv/contract";
 import { run } from "@/lib/operations/pdf-convert-to-csv/runner";

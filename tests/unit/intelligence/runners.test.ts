@@ -44,7 +44,7 @@ function ctx<P>(
 }
 
 describe("ai-invoice-parser contract and runner", () => {
-  it("is always asynchronous, in the intelligence category, with the seed's fields", () => {
+  it("is always asynchronous, in the intelligence category, with the public API's fields", () => {
     expect(invoiceOp).toMatchObject({
       id: "ai-invoice-parser",
       path: "/v1/ai-invoice-parser",
@@ -83,7 +83,7 @@ describe("ai-invoice-parser contract and runner", () => {
 describe("pdf-classifier contract and runner", () => {
   const invoice = () => invoicePdf(SPECS.usClassic);
 
-  it("declares the seed's fields and profile keys", () => {
+  it("declares the public API's fields and profile keys", () => {
     const shape = classifierOp.params.shape;
     for (const k of [
       "url",

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { parseParams } from "@/lib/api/wire";
+import { parseParams } from "@/lib/operations/wire";
 import {
   jpegQualityForJpeg2000,
   optionsFromV1,
@@ -196,6 +196,6 @@ describe("pdf-optimize (v1)", () => {
 
   it("is marked deprecated", () => {
     expect(optimizeOp.deprecated).toBe(true);
-    expect(optimizeOp.responseFields).toHaveProperty("urls");
+    expect(optimizeOp.response.shape).toHaveProperty("urls");
   });
 });

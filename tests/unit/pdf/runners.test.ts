@@ -69,7 +69,7 @@ async function failure(p: Promise<RunResult>): Promise<number> {
 }
 
 describe("pdf-info runner", () => {
-  test("answers info with the seed's fields", async () => {
+  test("answers info with the public API's fields", async () => {
     const ctx = await contextFor(infoOp.params, makePdf({ pages: 3, info: { Title: "Hello" } }), {
       profiles: { OCRMode: "Never" },
     });

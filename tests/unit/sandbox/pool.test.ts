@@ -13,7 +13,7 @@ import {
 } from "@/lib/jobs/sandbox/pool";
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures");
-const runnerModule = (opId: string) => path.join(fixtures, `${opId}.ts`);
+const childModule = path.join(fixtures, "child.ts");
 const noFetch: SandboxRunOptions["fetchUrl"] = async () => {
   throw new QuireError(400, "no fetch in this test");
 };
@@ -27,7 +27,7 @@ function pool(opts: Partial<SandboxPoolOptions> = {}) {
     size: 2,
     timeoutMs: 10_000,
     memoryMb: 256,
-    runnerModule,
+    childModule,
     logger: (l) => logs.push(l),
     ...opts,
   });
@@ -170,7 +170,7 @@ describe("sandbox pool", () => {
     expect(next.fields!.params).toEqual({ text: "ok" });
   });
 
-  it("answers 500 for a missing runner module", async () => {
+  it("answers 500 for an id without a runner", async () => {
     const e = await failure(shared.run(job("no-such-runner"), { fetchUrl: noFetch }));
     expect((e as QuireError).status).toBe(500);
   });

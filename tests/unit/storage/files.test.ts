@@ -127,7 +127,6 @@ describe.each(["local", "s3", "s3-streamed"] as const)("stored files on the %s b
 
   it("a pending upload is not a source until its bytes arrived; a reserved output fills later", async () => {
     const up = await store.createPendingUpload(ACCOUNT, "later.pdf", "application/pdf");
-    expect(await store.resolveOwnFile(up.url)).toBeNull();
     const r = await store.reserveOutput(
       ACCOUNT,
       "j2",
@@ -155,9 +154,31 @@ describe.each(["local", "s3", "s3-streamed"] as const)("stored files on the %s b
           for (let n = 0; n <= max; n += chunk.length) yield chunk;
         })(),
       ),
-    ).rejects.toThrow(/too large/);
+    ).rejects.toMatchObject({
+      status: 413,
+      message: expect.stringMatching(/larger than 65536 bytes \(UPLOAD_MAX_BYTES\)/),
+    });
     expect(await (await getObjectStore()).stat(`${up.id}/${up.name}`)).toBeNull();
     expect((await store.getFileRow(up.id))?.complete).toBe(false);
+  });
+
+  it("storeUpload streams a new upload in; renameUpload moves its object and gives the new link", async () => {
+    const bytes = Buffer.from(`%PDF-1.7 stored through ${kind}`);
+    const up = await store.storeUpload(
+      ACCOUNT,
+      "part.bin",
+      "application/pdf",
+      (async function* () {
+        yield bytes;
+      })(),
+    );
+    expect(up.size).toBe(bytes.length);
+    const renamed = await store.renameUpload(up, "Annual report.pdf");
+    expect(renamed.name).toBe("Annual report.pdf");
+    const objects = await getObjectStore();
+    expect(await objects.stat(`${up.id}/part.bin`)).toBeNull();
+    expect((await store.resolveOwnFile(renamed.url))?.row.name).toBe("Annual report.pdf");
+    expect((await (await store.resolveOwnFile(renamed.url))!.read()).equals(bytes)).toBe(true);
   });
 
   it("the sweeper deletes expired files (row and object) and keeps live ones", async () => {

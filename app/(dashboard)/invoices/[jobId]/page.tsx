@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { HydrationBoundary } from "@tanstack/react-query";
 import { requirePageUser } from "@/lib/auth/next-auth";
 import { prefetchQueries } from "@/lib/dashboard/server/prefetch";
-import { jobQuery } from "@/lib/dashboard/queries";
+import { jobQuery } from "@/lib/dashboard/data/queries";
 import { InvoiceJob } from "@/components/invoice/invoice-job";
 
 export const metadata: Metadata = { title: "Invoice" };

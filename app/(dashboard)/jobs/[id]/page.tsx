@@ -3,7 +3,7 @@ import { HydrationBoundary } from "@tanstack/react-query";
 import { requirePageUser } from "@/lib/auth/next-auth";
 import { prefetchQueries } from "@/lib/dashboard/server/prefetch";
 import { getApiBase } from "@/lib/dashboard/server/api-base";
-import { jobQuery } from "@/lib/dashboard/queries";
+import { jobQuery } from "@/lib/dashboard/data/queries";
 import { JobDetail } from "@/components/jobs/job-detail";
 
 export const metadata: Metadata = { title: "Job" };

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requirePageUser } from "@/lib/auth/next-auth";
 import { getOperation } from "@/lib/operations/registry";
-import { buildFormModel } from "@/lib/dashboard/form-model";
+import { buildFormModel } from "@/lib/dashboard/operations/form-model";
 import { getApiBase } from "@/lib/dashboard/server/api-base";
-import { categoryLabels } from "@/lib/dashboard/nav";
+import { categoryLabels } from "@/lib/dashboard/shell/nav";
 import { OperationForm } from "@/components/operations/operation-form";
 import { PageHeader } from "@/components/ui/notice";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isQuireError } from "@/lib/core/errors";
 import { jsonError, withSession } from "@/lib/dashboard/server/route";
-import { getRemoteUpstream, removeRemoteUpstream, saveRemoteUpstream } from "@/lib/dashboard/server/backend";
+import { clearRemoteUpstream, getRemoteUpstream, setRemoteUpstream } from "@/lib/auth/upstream";
 
 const bodySchema = z.object({
   baseUrl: z.string().url("baseUrl: give an absolute http(s) URL").refine((u) => /^https?:\/\//i.test(u), "baseUrl: use http or https"),
@@ -20,7 +20,7 @@ export const PUT = withSession(async (req, user) => {
   if (!parsed.success) return jsonError(400, parsed.error.issues[0]?.message ?? "Invalid body");
   const baseUrl = parsed.data.baseUrl.replace(/\/+$/, "");
   try {
-    const remainingCredits = await saveRemoteUpstream(user.accountId, baseUrl, parsed.data.apiKey);
+    const remainingCredits = await setRemoteUpstream(user.accountId, baseUrl, parsed.data.apiKey);
     return Response.json({ ok: true, remainingCredits });
   } catch (e) {
     return jsonError(isQuireError(e) ? e.status : 500, isQuireError(e) ? e.message : "Could not check the remote service.");
@@ -29,7 +29,7 @@ export const PUT = withSession(async (req, user) => {
 
 /** Back to Quire's own engine. */
 export const DELETE = withSession(async (_req, user) => {
-  await removeRemoteUpstream(user.accountId);
+  await clearRemoteUpstream(user.accountId);
   return Response.json({ ok: true });
 });
 

@@ -1,0 +1,238 @@
+import { z } from "zod";
+
+/**
+ * Request and response schemas of the endpoints that are not operations (the route table in
+ * lib/api/routes.ts names them). Universal: the dashboard derives its types from them (z.infer),
+ * the OpenAPI document its schemas, and the API tests check every real answer against them.
+ * Response objects are strict, so a field the server sends but the schema does not declare fails
+ * a test instead of drifting silently.
+ */
+
+const ok = { error: z.literal(false), status: z.literal(200) };
+const isoTime = z.string().describe("ISO 8601 date-time (UTC)");
+const credits = z.number().int();
+
+/** The error body of every endpoint: `{error: true, status, message}` with the same HTTP status. */
+export const errorResponse = z
+  .strictObject({
+    error: z.literal(true),
+    status: z.number().int(),
+    message: z.string(),
+    // A synchronous operation that failed while running also reports what it cost (nothing) and took.
+    credits: credits.optional(),
+    remainingCredits: credits.optional(),
+    duration: z.number().int().optional(),
+  })
+  .describe("The error envelope");
+
+// ---- account -------------------------------------------------------------------------------
+
+export const balanceResponse = z.strictObject({ remainingCredits: credits, ...ok });
+
+export const accountResponse = z.strictObject({
+  ...ok,
+  accountName: z.string(),
+  email: z.string(),
+  name: z.string(),
+  remainingCredits: credits,
+});
+
+export const ledgerInput = z.object({
+  days: z.number().optional().catch(undefined).describe("Days back (1–366, default 30)."),
+});
+
+export const ledgerEntrySchema = z.strictObject({
+  at: z.string(),
+  kind: z.enum(["grant", "reserve", "capture", "release"]),
+  amount: z.number().int(),
+  jobId: z.string().nullable(),
+  operation: z.string().nullable(),
+  note: z.string().nullable(),
+});
+
+export const dailyUseSchema = z.strictObject({ day: z.string(), operation: z.string(), credits });
+
+export const ledgerResponse = z.strictObject({
+  ...ok,
+  entries: z.array(ledgerEntrySchema),
+  daily: z.array(dailyUseSchema),
+});
+
+export const apiKeySchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  kind: z.enum(["user", "dashboard"]),
+  createdAt: isoTime,
+  lastUsedAt: isoTime.nullable(),
+  revokedAt: isoTime.nullable(),
+});
+
+export const keysResponse = z.strictObject({ ...ok, keys: z.array(apiKeySchema) });
+
+export const createKeyInput = z.object({
+  name: z.string().optional().catch(undefined).describe("A label for the key (default \"API key\")."),
+});
+
+export const createKeyResponse = z.strictObject({
+  ...ok,
+  key: apiKeySchema,
+  secret: z.string().describe("The key itself, shown once."),
+});
+
+export const revokeKeyResponse = z.strictObject({ ...ok, revoked: z.string() });
+
+export const webhookSecretResponse = z.strictObject({ ...ok, secret: z.string() });
+
+// ---- jobs ----------------------------------------------------------------------------------
+
+export const jobStatusSchema = z.enum(["working", "success", "failed", "aborted"]);
+
+export const jobCheckInput = z.object({
+  jobid: z.string().optional().describe("The jobId an async call answered with."),
+  force: z
+    .boolean()
+    .optional()
+    .catch(undefined)
+    .describe("true: answer `unknown` (not `working`) for an id this account does not have."),
+});
+
+/** The job-check object: also the body of a callback, and `result` in a job's detail. */
+export const jobCheckResponse = z.union([
+  z.strictObject({
+    status: z.literal("working"),
+    jobId: z.string(),
+    error: z.literal(false),
+    remainingCredits: credits,
+    jobDuration: z.number().int().optional().describe("ms since the job started"),
+  }),
+  z.strictObject({
+    status: z.literal("unknown"),
+    jobId: z.string(),
+    error: z.literal(false),
+    message: z.string(),
+  }),
+  // The operation's own answer (info, body, urls...) plus the job's fields.
+  z.looseObject({
+    status: z.literal("success"),
+    jobId: z.string(),
+    error: z.literal(false),
+    message: z.string(),
+    url: z.string().optional(),
+    credits,
+    remainingCredits: credits,
+    jobDuration: z.number().int(),
+    duration: z.number().int(),
+  }),
+  z.strictObject({
+    status: z.enum(["failed", "aborted"]),
+    jobId: z.string(),
+    error: z.literal(true),
+    message: z.string(),
+    errorCode: z.number().int().optional().describe("The status the operation failed with (e.g. 449)."),
+    credits: z.literal(0),
+    remainingCredits: credits,
+    jobDuration: z.number().int(),
+    duration: z.number().int(),
+  }),
+]);
+
+export const jobsInput = z.object({
+  limit: z.number().optional().catch(undefined).describe("At most this many (1–500, default 50)."),
+  status: z.string().optional().describe("Only jobs in this status (working, success, failed, aborted)."),
+  q: z.string().optional().describe("Text found in the operation, the source URL or the job id."),
+});
+
+export const jobSummarySchema = z.strictObject({
+  jobId: z.string(),
+  operation: z.string(),
+  path: z.string(),
+  status: jobStatusSchema,
+  isAsync: z.boolean(),
+  via: z.string(),
+  source: z.string().nullable(),
+  createdAt: isoTime,
+  startedAt: isoTime.nullable(),
+  finishedAt: isoTime.nullable(),
+  durationMs: z.number().int().nullable(),
+  credits,
+  pageCount: z.number().int().nullable(),
+  url: z.string().optional(),
+  urls: z.array(z.string()).optional(),
+  message: z.string().nullable(),
+});
+
+export const jobsResponse = z.strictObject({ ...ok, jobs: z.array(jobSummarySchema) });
+
+export const callbackDeliverySchema = z.strictObject({
+  attempt: z.number().int(),
+  at: isoTime,
+  ok: z.boolean(),
+  httpStatus: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+
+export const jobDetailSchema = jobSummarySchema.extend({
+  request: z.record(z.string(), z.unknown()).describe("The request's parameters, secrets masked."),
+  result: jobCheckResponse.nullable(),
+  callbackUrl: z.string().nullable(),
+  callbacks: z.array(callbackDeliverySchema),
+});
+
+export const jobDetailResponse = z.strictObject({ ...ok, job: jobDetailSchema });
+
+/** A re-run answers like the operation itself: its result, the async acceptance, or its error. */
+export const rerunResponse = z.looseObject({
+  error: z.boolean(),
+  status: z.union([z.number().int(), z.literal("created")]),
+});
+
+// ---- files ---------------------------------------------------------------------------------
+
+export const presignedInput = z.object({
+  name: z.string().optional().describe("File name (default \"upload\")."),
+  contenttype: z.string().optional().describe("Content type of the file."),
+});
+
+export const presignedResponse = z.strictObject({
+  presignedUrl: z.string().describe("PUT the raw bytes here (any or no Content-Type)."),
+  url: z.string().describe("The file's URL for the operations' `url`."),
+  name: z.string(),
+  ...ok,
+  remainingCredits: credits,
+});
+
+export const uploadResponse = z.strictObject({
+  url: z.string(),
+  name: z.string(),
+  ...ok,
+  remainingCredits: credits,
+});
+
+export const base64UploadInput = z.object({
+  file: z.string().describe("The file as base64 text or a data: URI."),
+  name: z.string().optional().describe("File name (default \"upload\")."),
+});
+
+export const multipartUploadInput = z.object({
+  file: z.string().describe("The file, as a multipart/form-data part named `file`."),
+  name: z.string().optional().describe("File name (default: the part's file name)."),
+});
+
+export const storagePutResponse = z.strictObject({ ...ok, name: z.string() });
+
+// ---- service -------------------------------------------------------------------------------
+
+export const healthResponse = z.strictObject({ ok: z.literal(true) });
+
+/** Readiness: each dependency "ok" or what went wrong; 503 with ok: false when one fails. */
+export const readyResponse = z.strictObject({
+  ok: z.boolean(),
+  checks: z.strictObject({ database: z.string(), queue: z.string(), storage: z.string() }),
+});
+
+export const openApiResponse = z.looseObject({
+  openapi: z.literal("3.1.0"),
+  info: z.looseObject({ title: z.string(), version: z.string() }),
+  paths: z.record(z.string(), z.unknown()),
+});

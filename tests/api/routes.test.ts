@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routes } from "@/lib/api/routes";
+import { operations, operationMethods } from "@/lib/operations/registry";
+import { startQuire, waitForJob, type QuireServer } from "../helpers/quire-server";
+import { uploadBytes, download } from "../helpers/api-client";
+import { makePdf } from "../helpers/pdf-fixtures";
+
+let q: QuireServer;
+let pdf: string;
+
+beforeAll(async () => {
+  q = await startQuire();
+  pdf = await uploadBytes(q, makePdf({ pages: 2 }), "two.pdf", "application/pdf");
+});
+afterAll(async () => q?.stop());
+
+/**
+ * One real call per method of every entry of the route table. Each answer goes through q.api,
+ * which checks it against the entry's response schema (tests/helpers/response-check.ts), so this
+ * file fails when an endpoint is added without a call here or when an answer drifts from its schema.
+ */
+const calls: Record<string, (method: string) => Promise<void>> = {
+  health: async () => {
+    const r = await q.api("/healthz", { key: null });
+    expect(r.body).toEqual({ ok: true });
+  },
+  openapi: async () => {
+    const r = await q.api("/v1/openapi.json", { key: null });
+    expect(r.body.paths["/v1/jobs/{jobId}/rerun"].post.operationId).toBe("job-rerun");
+  },
+  "credit-balance": async (method) => {
+    const r = await q.api("/v1/account/credit/balance", { method });
+    expect(r.status).toBe(200);
+    expect(r.body.remainingCredits).toBeGreaterThan(0);
+  },
+  account: async () => {
+    const r = await q.api("/v1/account");
+    expect(r.body.email).toBe(q.adminEmail);
+  },
+  "credit-ledger": async () => {
+    const r = await q.api("/v1/account/credit/ledger?days=7");
+    expect(r.body.entries.some((e: { kind: string }) => e.kind === "grant")).toBe(true);
+  },
+  keys: async () => {
+    const r = await q.api("/v1/account/keys");
+    expect(r.body.keys.length).toBeGreaterThan(0);
+  },
+  "key-create": async () => {
+    const r = await q.api("/v1/account/keys", { json: { name: "routes test" } });
+    expect(r.body.key.name).toBe("routes test");
+    expect(r.body.secret).toMatch(/^qk_/);
+  },
+  "key-revoke": async () => {
+    const created = await q.api("/v1/account/keys", { json: { name: "to revoke" } });
+    const r = await q.api(`/v1/account/keys/${created.body.key.id}`, { method: "DELETE" });
+    expect(r.body.revoked).toBe(created.body.key.id);
+    const missing = await q.api("/v1/account/keys/not-a-key", { method: "DELETE" });
+    expect(missing.status).toBe(404);
+  },
+  "webhook-secret": async () => {
+    const r = await q.api("/v1/account/webhook-secret");
+    expect(r.body.secret).toMatch(/^whsec_/);
+  },
+  "webhook-secret-rotate": async () => {
+    const before = (await q.api("/v1/account/webhook-secret")).body.secret;
+    const r = await q.api("/v1/account/webhook-secret/rotate", { method: "POST" });
+    expect(r.body.secret).not.toBe(before);
+  },
+  "job-check": async (method) => {
+    const started = await q.api("/v1/pdf/info", { json: { url: pdf, async: true } });
+    await waitForJob(q, started.body.jobId);
+    const r =
+      method === "GET"
+        ? await q.api(`/v1/job/check?jobid=${started.body.jobId}`)
+        : await q.api("/v1/job/check", { json: { jobid: started.body.jobId } });
+    expect(r.body.status).toBe("success");
+    expect(r.body.info.PageCount).toBe(2);
+  },
+  jobs: async () => {
+    const r = await q.api("/v1/jobs?limit=5");
+    expect(r.body.jobs.length).toBeGreaterThan(0);
+    expect(r.body.jobs.length).toBeLessThanOrEqual(5);
+  },
+  "job-detail": async () => {
+    const done = await q.api("/v1/pdf/split", { json: { url: pdf, pages: "1" } });
+    const jobId = (await q.api("/v1/jobs?limit=1")).body.jobs[0].jobId;
+    const r = await q.api(`/v1/jobs/${jobId}`);
+    expect(r.body.job.operation).toBe("pdf-split");
+    expect(r.body.job.result.urls).toHaveLength(done.body.urls.length);
+  },
+  "job-rerun": async () => {
+    await q.api("/v1/pdf/split", { json: { url: pdf, pages: "2" } });
+    const jobId = (await q.api("/v1/jobs?limit=1")).body.jobs[0].jobId;
+    const r = await q.api(`/v1/jobs/${jobId}/rerun`, { method: "POST" });
+    expect(r.status).toBe(200);
+    expect(r.body.urls).toHaveLength(1);
+  },
+  "upload-presigned-url": async () => {
+    const r = await q.api("/v1/file/upload/get-presigned-url?name=a.pdf&contenttype=application/pdf");
+    expect(r.body.name).toBe("a.pdf");
+  },
+  "upload-multipart": async (method) => {
+    if (method === "GET") {
+      const r = await q.api("/v1/file/upload");
+      expect(r.status).toBe(400);
+      return;
+    }
+    const fd = new FormData();
+    fd.set("file", new Blob([new Uint8Array(makePdf({ pages: 1 }))]), "one.pdf");
+    const r = await q.api("/v1/file/upload", { body: fd });
+    expect(r.body.name).toBe("one.pdf");
+  },
+  "upload-base64": async () => {
+    const r = await q.api("/v1/file/upload/base64", { json: { name: "b.pdf", file: makePdf({ pages: 1 }).toString("base64") } });
+    expect(r.body.name).toBe("b.pdf");
+  },
+  "storage-get": async (method) => {
+    const r = await fetch(pdf, { method });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe("application/pdf");
+  },
+  "storage-put": async () => {
+    const pre = await q.api("/v1/file/upload/get-presigned-url?name=c.bin");
+    const put = await fetch(pre.body.presignedUrl, { method: "PUT", body: "abc" });
+    expect(put.status).toBe(200);
+    expect((await download(pre.body.url)).bytes.toString()).toBe("abc");
+  },
+};
+
+describe("route table", () => {
+  it("every entry has a call in this file", () => {
+    expect(Object.keys(calls).sort()).toEqual(routes.map((r) => r.id).sort());
+  });
+
+  for (const route of routes) {
+    for (const method of route.methods) {
+      it(`${method} ${route.path} (${route.id}) answers as its schema says`, () => calls[route.id](method));
+    }
+  }
+
+  it("a declared path with an undeclared method → 405, after the key check", async () => {
+    const r = await q.api("/v1/account/keys", { method: "PUT" });
+    expect(r.status).toBe(405);
+    expect((await q.api("/v1/account/keys", { method: "PUT", key: null })).status).toBe(401);
+  });
+});
+
+describe("operations accept GET with query parameters where the public API does", () => {
+  it("GET /v1/pdf/info?url=… → the same answer as POST", async () => {
+    const r = await q.api(`/v1/pdf/info?url=${encodeURIComponent(pdf)}`);
+    expect(r.status).toBe(200);
+    expect(r.body.info.PageCount).toBe(2);
+  });
+
+  it("GET /v1/pdf/split?url=…&pages=2 → one PDF", async () => {
+    const r = await q.api(`/v1/pdf/split?url=${encodeURIComponent(pdf)}&pages=2`);
+    expect(r.status).toBe(200);
+    expect(r.body.urls).toHaveLength(1);
+  });
+
+  it("GET /v1/ai-invoice-parser → 405 (POST only)", async () => {
+    const r = await q.api(`/v1/ai-invoice-parser?url=${encodeURIComponent(pdf)}`);
+    expect(r.status).toBe(405);
+  });
+
+  it("every operation except the invoice parser takes GET", () => {
+    for (const op of operations) expect(operationMethods(op), op.id).toEqual(op.id === "ai-invoice-parser" ? ["POST"] : ["GET", "POST"]);
+  });
+});
