@@ -1,17 +1,14 @@
-// `npm run build` (with `next build`): compiles the server entry points, the sandbox child and
-// every operation runner from TypeScript to JavaScript in dist/, so a production process and its
-// sandbox children start from plain JS and never compile at run time. Project code is bundled
-// (split into shared chunks); npm packages stay external and load from node_modules.
+// `npm run build` (with `next build`): compiles the server entry points and the sandbox child from
+// TypeScript to JavaScript in dist/, so a production process and its sandbox children start from
+// plain JS and never compile at run time. Project code is bundled, split into shared chunks (each
+// operation's runner, a dynamic import of lib/operations/runners.ts, becomes a chunk the child
+// loads when it first runs that operation); npm packages stay external, loaded from node_modules.
 import { build } from "esbuild";
 import fs from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 process.chdir(root);
-const runners = fs
-  .readdirSync("lib/operations")
-  .filter((d) => fs.existsSync(`lib/operations/${d}/runner.ts`))
-  .map((d) => `lib/operations/${d}/runner.ts`);
 const started = Date.now();
 fs.rmSync("dist", { recursive: true, force: true });
 await build({
@@ -20,7 +17,6 @@ await build({
     "lib/server/worker-main.ts",
     "lib/server/cli.ts",
     "lib/jobs/sandbox/child.ts",
-    ...runners,
   ],
   outdir: "dist",
   outbase: ".",
