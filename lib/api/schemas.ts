@@ -225,9 +225,9 @@ export const storagePutResponse = z.strictObject({ ...ok, name: z.string() });
 
 export const healthResponse = z.strictObject({ ok: z.literal(true) });
 
-/** Readiness: each dependency "ok" or what went wrong; 503 with ok: false when one fails. */
+/** Readiness: every dependency "ok" (else 503 in the error envelope, naming what failed). */
 export const readyResponse = z.strictObject({
-  ok: z.boolean(),
+  ok: z.literal(true),
   checks: z.strictObject({ database: z.string(), queue: z.string(), storage: z.string() }),
 });
 

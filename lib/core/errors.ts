@@ -27,6 +27,7 @@ export const errorCodes = {
   452: "Invalid URL",
   454: "Invalid parameters",
   500: "Internal error",
+  503: "Not ready",
 } as const;
 
 export type ErrorStatus = keyof typeof errorCodes;
