@@ -3,6 +3,7 @@
 # - Node >= 22.13 (installs node@24 from the npm registry into .tools/ when the machine's is older)
 # - node_modules in step with package-lock.json (npm ci, dev packages included: the builds need them)
 # - Chromium for web page → PDF and the e2e tests (Debian's package, when root and missing)
+# - Liberation, Carlito and Caladea fonts for PDF → HTML (Debian's packages, when root and missing)
 set -euo pipefail
 QUIRE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$QUIRE_ROOT"
@@ -38,5 +39,15 @@ if [ -z "${CHROMIUM_PATH:-}" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/d
   echo "quire: installing Debian's chromium (web page → PDF and e2e tests need it)" >&2
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null) >&2 || true
   [ -x /usr/bin/chromium ] && export CHROMIUM_PATH=/usr/bin/chromium
+fi
+# Fonts PDF → HTML draws text in when a PDF does not embed its fonts (metric-compatible with
+# Times/Helvetica/Courier, Calibri, Cambria); checked with dpkg, installed when root and missing.
+fonts_missing=()
+for pkg in fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || fonts_missing+=("$pkg")
+done
+if [ "${#fonts_missing[@]}" -gt 0 ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "quire: installing Debian's ${fonts_missing[*]} (PDF → HTML substitutes for fonts a PDF does not embed)" >&2
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${fonts_missing[@]}" >/dev/null) >&2 || true
 fi
 export QUIRE_ROOT

@@ -56,6 +56,12 @@ describe("extraction over HTTP", () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.body).toMatch(/<html/i);
     expect(r.body.body).toContain("Apples");
+    // The document's fonts travel inside the HTML; the lightweight output has none.
+    expect(r.body.body).toMatch(/@font-face\{font-family:qf0;src:url\(data:font\/woff2;base64,/);
+    const light = await q.api("/v1/pdf/convert/to/html", { json: { url: tableUrl, inline: true, profiles: { EmbedFonts: false, VectorGraphics: false } } });
+    expect(light.status).toBe(200);
+    expect(light.body.body).toContain("Apples");
+    expect(light.body.body).not.toContain("@font-face");
     const a = await q.api("/v1/pdf/convert/to/html", { json: { url: tableUrl, async: true } });
     const done = await waitForJob(q, a.body.jobId);
     expect(done.status).toBe("success");

@@ -1,6 +1,10 @@
 import "server-only";
 import { renderWithoutText } from "@/lib/engine/pdf/render-without-text";
 import * as mupdf from "mupdf";
+import { pageDrawing } from "@/lib/engine/html/page-drawing";
+import { collectGlyphs, fontFacts, FontTable, glyphFilter, turnMatrix, type FontFacts, type Glyph } from "@/lib/engine/html/page-glyphs";
+import { assignGlyphs, runSpan, wordRuns } from "@/lib/engine/html/text-runs";
+import { buildWebFonts, fontStyle, STACKS, type WebFonts } from "@/lib/engine/html/web-fonts";
 import sharp from "sharp";
 import { analysePage } from "@/lib/engine/tables/page-tables";
 import type { Area } from "@/lib/engine/tables/extract-tables";
@@ -14,11 +18,19 @@ import type { PageText, Word } from "@/lib/engine/text/types";
  * PDF (or scan/image) pages → one HTML document.
  *
  * Positioned mode (default) reproduces each page: a box of OutputPageWidth pixels (height by the
- * page's ratio) holding the page drawn *without its text* as a background image (vector art,
- * images, scans), and every word as an absolutely positioned span with its font family, size,
- * weight, style and colour. Detected tables become <table> elements at their place, their
- * words positioned inside the cells. OCR words (scans) are transparent text over the page image,
- * so the page looks like the scan and its text can be selected and searched.
+ * page's ratio) holding the page drawn *without its text* (vector art, images, scans; inline SVG
+ * for PDF pages, see page-drawing.ts) and the text as absolutely positioned spans. For PDF
+ * pages the text is set in the document's own fonts (web fonts rebuilt from the glyphs MuPDF
+ * draws, or metric-compatible Liberation fonts for fonts that are not embedded; web-fonts.ts),
+ * each run at the PDF's pen position, size, glyph matrix (rotation, horizontal scaling) and
+ * character spacing (text-runs.ts). Text that cannot be shown in its font (Type3 fonts,
+ * outlined text, right-to-left words) stays in the drawing and is transparent text on top, so
+ * it can still be selected and searched. Detected tables become <table> elements at their
+ * place, their words positioned inside the cells. OCR words (scans) are transparent text over
+ * the page image, so the page looks like the scan and its text can be selected and searched.
+ *
+ * Lightweight output (embedFonts and vectorGraphics false): the page drawing as one image and
+ * every word in a local font stack (Arial / Times New Roman / Courier New), scaled to its width.
  *
  * simple: text flow without absolute positioning (headings, paragraphs, tables, images in
  * reading order). columns: like simple, but text columns of the page stay side by side.
@@ -39,6 +51,10 @@ export interface HtmlOptions {
   title?: string;
   /** Clockwise quarter turns the page texts were given (RotationAngle); the drawing follows. */
   rotation?: number;
+  /** Default true: PDF text in web fonts rebuilt from the document's fonts (data: URIs). */
+  embedFonts?: boolean;
+  /** Default true: the page drawing of PDF pages as inline SVG (false: one image). */
+  vectorGraphics?: boolean;
 }
 
 export interface HtmlResult {
@@ -82,21 +98,32 @@ export async function pagesToHtml(pages: PageText[], source: PageSource, opts: H
   const flow = opts.simple === true || opts.columns === true;
   const width = opts.pageWidth ?? 1024;
   const body: string[] = [];
-  for (const page of pages) {
-    const segments = analysePage(page, opts.table ?? {}, opts.area);
-    body.push(flow ? await flowPage(page, segments, source, opts, images) : await positionedPage(page, segments, source, opts, width, images));
+  const rich = !flow && source.kind === "pdf" && (opts.embedFonts !== false || opts.vectorGraphics !== false);
+  let fontCss = "";
+  if (rich) {
+    const r = await richPages(pages, source.doc, opts, width, images);
+    body.push(...r.body);
+    fontCss = r.css;
+  } else {
+    for (const page of pages) {
+      const segments = analysePage(page, opts.table ?? {}, opts.area);
+      body.push(flow ? await flowPage(page, segments, source, opts, images) : await positionedPage(page, segments, source, opts, width, images));
+    }
   }
   const css = [
     "body{margin:0;padding:16px;background:#e5e5e5;font-family:Arial,Helvetica,sans-serif}",
     ".page{position:relative;overflow:hidden;background:#fff;margin:0 auto 16px auto;box-shadow:0 1px 4px rgba(0,0,0,.3)}",
     ".page>img.bg{position:absolute;left:0;top:0;width:100%;height:100%;user-select:none}",
     ".page span.w{position:absolute;white-space:pre;line-height:1;transform-origin:0 0}",
+    ".page>svg.bg{position:absolute;left:0;top:0;width:100%;height:100%;pointer-events:none;user-select:none}",
+    ".page span.r{position:absolute;white-space:pre;line-height:1}",
     ".page table.t{position:absolute;border-collapse:collapse;table-layout:fixed;border-spacing:0}",
     ".page table.t td{position:relative;padding:0;vertical-align:top;overflow:visible}",
     ".flow{background:#fff;max-width:900px;margin:0 auto 16px auto;padding:24px 32px;box-shadow:0 1px 4px rgba(0,0,0,.3)}",
     ".flow table{border-collapse:collapse;margin:8px 0}.flow td,.flow th{border:1px solid #999;padding:2px 6px;vertical-align:top}",
     ".flow .cols{display:flex;gap:24px;align-items:flex-start}.flow .cols>div{flex:1 1 0;min-width:0}",
     ".flow img{max-width:100%}",
+    ...(fontCss ? [fontCss] : []),
   ].join("\n");
   const html =
     `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${esc(opts.title ?? "Document")}</title>\n` +
@@ -125,29 +152,204 @@ async function positionedPage(
   }
   const tables = segments.flatMap((x) => (x.kind === "table" ? [x.table] : []));
   const inTable = new Set<Word>();
-  for (const t of tables) out.push(positionedTable(t, page.words, s, inTable));
+  const render = (w: Word, offX: number, offY: number) => span(w, s, w.x0 * s - offX, w.y0 * s - offY);
+  for (const t of tables) out.push(positionedTable(t, page.words, s, inTable, render));
   const inArea = (w: Word) =>
     !opts.area || within((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, opts.area);
   for (const w of page.words) {
     if (inTable.has(w) || !inArea(w)) continue;
-    out.push(span(w, s, w.x0 * s, w.y0 * s));
+    out.push(render(w, 0, 0));
   }
   out.push("</div>");
   return out.join("\n");
 }
 
+// ---------------------------------------------------------------------------------------------
+// Positioned PDF pages in the document's fonts over a vector drawing
+
+/**
+ * Every page's glyphs are read first (a web font holds the glyphs of all pages), then the fonts
+ * are built, then each page is written: drawing, tables, runs.
+ */
+async function richPages(pages: PageText[], doc: mupdf.Document, opts: HtmlOptions, width: number, images: HtmlResult["images"]): Promise<{ body: string[]; css: string }> {
+  const embed = opts.embedFonts !== false;
+  const q = (((opts.rotation ?? 0) % 4) + 4) % 4;
+  const table = new FontTable();
+  const facts = new Map<string, FontFacts>();
+  const pdf = doc instanceof mupdf.PDFDocument ? doc : null;
+  try {
+    const glyphsOf: Glyph[][] = [];
+    for (const page of pages) {
+      let glyphs: Glyph[] = [];
+      if (embed) {
+        const p = doc.loadPage(page.index);
+        try {
+          glyphs = collectGlyphs(p, displayMatrix(p, q), table);
+          if (pdf) fontFacts(pdf, page.index, facts);
+        } catch {
+          // Glyphs unreadable (a damaged content stream): the page's words are placed by their boxes.
+          glyphs = [];
+        } finally {
+          p.destroy();
+        }
+      }
+      glyphsOf.push(glyphs);
+    }
+    const fonts = embed ? await buildWebFonts(table, facts) : null;
+    const body: string[] = [];
+    for (const [i, page] of pages.entries()) body.push(await richPage(page, glyphsOf[i], table, fonts, doc, opts, width, q, images));
+    return { body, css: fonts?.css ?? "" };
+  } finally {
+    table.destroy();
+  }
+}
+
+/** Page space (MuPDF's, from the page box's corner) → the displayed page (RotationAngle applied), in points. */
+function displayMatrix(p: mupdf.Page, q: number): mupdf.Matrix {
+  const [bx0, by0, bx1, by1] = p.getBounds();
+  return mupdf.Matrix.concat(mupdf.Matrix.translate(-bx0, -by0), turnMatrix(q, bx1 - bx0, by1 - by0));
+}
+
+async function richPage(
+  page: PageText,
+  glyphs: Glyph[],
+  table: FontTable,
+  fonts: WebFonts | null,
+  doc: mupdf.Document,
+  opts: HtmlOptions,
+  width: number,
+  q: number,
+  images: HtmlResult["images"],
+): Promise<string> {
+  const s = width / page.width;
+  const height = page.height * s;
+  const drawn = (opts.saveImages ?? 1) !== 0;
+  const out: string[] = [`<div class="page" id="page${page.index}" style="width:${px(width)};height:${px(height)}">`];
+  const inArea = (x: number, y: number) => !opts.area || within(x, y, opts.area);
+  // Glyphs the drawing keeps: all but those the HTML shows as text (and those outside the area).
+  const seqs = glyphs.reduce((m, g) => Math.max(m, g.seq), -1) + 1;
+  const keep = new Uint8Array(seqs);
+  if (fonts) {
+    for (const g of glyphs) if (g.seq >= 0 && inArea(g.x, g.y)) keep[g.seq] = 1;
+  }
+  // OCR words have no glyphs: the text layer's glyphs under them stay drawn.
+  const byWord = fonts ? assignGlyphs(page.words.filter((w) => !w.ocr), glyphs, table) : new Map<Word, Glyph[]>();
+  const render = (w: Word, offX: number, offY: number): string => {
+    const gl = byWord.get(w) ?? [];
+    const runs = fonts && gl.length > 0 ? wordRuns(w, gl, table, fonts) : null;
+    if (runs) {
+      const color = !w.ocr && w.color !== 0 ? hex(w.color) : null;
+      const stack = STACKS[fontStyle(w.fontName, null).generic];
+      return runs
+        .map((r) => {
+          // A run without a web font (variant -1) stays in the drawing under transparent text.
+          const asPaths = r.variant < 0 && drawn;
+          if (!asPaths) for (const g of r.glyphs) if (g.seq >= 0) keep[g.seq] = 0;
+          return runSpan(r, table, fonts, s, offX, offY, color, stack, asPaths);
+        })
+        .join("");
+    }
+    // Placed by its box: transparent over its glyphs when they are drawn (or invisible text).
+    const invisible = gl.length > 0 && gl.every((g) => g.kind === "invisible");
+    const transparent = invisible || (drawn && gl.length > 0);
+    if (!transparent) for (const g of gl) if (g.seq >= 0) keep[g.seq] = 0;
+    return span(w, s, w.x0 * s - offX, w.y0 * s - offY, transparent);
+  };
+  // Words outside the area are left out, their glyphs too.
+  if (opts.area) for (const w of page.words) if (!inArea((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2)) for (const g of byWord.get(w) ?? []) if (g.seq >= 0) keep[g.seq] = 0;
+  const segments = analysePage(page, opts.table ?? {}, opts.area);
+  const tables = segments.flatMap((x) => (x.kind === "table" ? [x.table] : []));
+  const inTable = new Set<Word>();
+  // Tables take the place of their first word, so the document reads in the page's order.
+  const tableAt = new Map<Word, string>();
+  for (const t of tables) {
+    const before = new Set(inTable);
+    const html = positionedTable(t, page.words, s, inTable, render, joinWords);
+    const first = page.words.find((w) => inTable.has(w) && !before.has(w));
+    if (first) tableAt.set(first, html);
+  }
+  const free: Word[] = [];
+  const texts: string[] = [];
+  const flush = () => {
+    if (free.length) texts.push(joinWords(free, (w) => render(w, 0, 0)));
+    free.length = 0;
+  };
+  for (const w of page.words) {
+    const t = tableAt.get(w);
+    if (t) {
+      flush();
+      texts.push(t);
+    }
+    if (inTable.has(w) || !inArea((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2)) continue;
+    free.push(w);
+  }
+  flush();
+  if (drawn) {
+    const p = doc.loadPage(page.index);
+    try {
+      const drawing = await pageDrawing(
+        p,
+        displayMatrix(p, q),
+        {
+          width: page.width,
+          height: page.height,
+          scale: s,
+          id: `p${page.index}`,
+          optimizeImages: opts.optimizeImages !== false,
+          saveImages: opts.saveImages ?? 1,
+          vector: opts.vectorGraphics !== false,
+          filter: () => ({ keepText: glyphFilter(keep) }),
+        },
+        images,
+      );
+      if (drawing) out.push(drawing);
+    } finally {
+      p.destroy();
+    }
+  }
+  out.push(...texts, "</div>");
+  return out.join("\n");
+}
+
+/**
+ * Spans of words in order, apart by a line break (whitespace in the text) unless the next word
+ * touches this one on the same line: a word cut by a colour change reads as one word.
+ */
+function joinWords(words: Word[], one: (w: Word) => string): string {
+  let out = "";
+  words.forEach((w, i) => {
+    if (i > 0 && !touching(words[i - 1], w)) out += "\n";
+    out += one(w);
+  });
+  return out;
+}
+
+/** Left-to-right neighbours on one line, the second starting where the first ends. */
+function touching(p: Word, w: Word): boolean {
+  if (p.lineId !== w.lineId || RTL.test(p.text) || RTL.test(w.text)) return false;
+  const f = Math.max(p.fontSize, w.fontSize);
+  const gap = w.x0 - p.x1;
+  const dy = Math.max(p.y0, w.y0) - Math.min(p.y1, w.y1);
+  return dy < -0.5 * Math.min(p.y1 - p.y0, w.y1 - w.y0) && gap > -0.2 * f && gap < 0.1 * f && w.x1 > p.x1;
+}
+
+const RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+
 function within(x: number, y: number, a: Area): boolean {
   return x >= a.x && x <= a.x + a.width && y >= a.y && y <= a.y + a.height;
 }
 
-function span(w: Word, s: number, left: number, top: number): string {
+function span(w: Word, s: number, left: number, top: number, transparent = false): string {
   // The span's box is the word's box: top at the ascender, height to the descender. The browser's
   // font is not the PDF's: a horizontal scale makes the word exactly as wide as in the PDF.
   const h = Math.max(1, (w.y1 - w.y0) * s);
   const natural = measureText(w.text, fontStack(w.fontName), w.bold, w.italic) * w.fontSize * s;
-  const k = natural > 0 ? Math.min(2, Math.max(0.5, ((w.x1 - w.x0) * s) / natural)) : 1;
+  // Transparent text only marks where the words are: fit it exactly; visible text within reason.
+  const [lo, hi] = transparent || w.ocr ? [0.05, 20] : [0.5, 2];
+  const k = natural > 0 ? Math.min(hi, Math.max(lo, ((w.x1 - w.x0) * s) / natural)) : 1;
   const scale = Math.abs(k - 1) > 0.01 ? `;transform:scaleX(${k.toFixed(3)})` : "";
-  return `<span class="w" style="left:${px(left)};top:${px(top)};height:${px(h)};line-height:${px(h)};${wordStyle(w, s)}${scale}">${esc(w.text)}</span>`;
+  const style = transparent ? wordStyle({ ...w, ocr: true }, s) : wordStyle(w, s);
+  return `<span class="w" style="left:${px(left)};top:${px(top)};height:${px(h)};line-height:${px(h)};${style}${scale}">${esc(w.text)}</span>`;
 }
 
 const metricFonts = new Map<string, { font: mupdf.Font; widths: Map<string, number> }>();
@@ -180,8 +382,18 @@ export function measureText(text: string, stack: string, bold: boolean, italic: 
   return total;
 }
 
-/** A <table> at the table's place; its words keep their exact position inside their cell. */
-function positionedTable(t: Table, words: Word[], s: number, used: Set<Word>): string {
+/**
+ * A <table> at the table's place; its words keep their exact position inside their cell.
+ * `render` draws a word given its cell's position (px).
+ */
+function positionedTable(
+  t: Table,
+  words: Word[],
+  s: number,
+  used: Set<Word>,
+  render: (w: Word, offX: number, offY: number) => string,
+  join: (ws: Word[], one: (w: Word) => string) => string = (ws, one) => ws.map(one).join(" "),
+): string {
   const xs = t.columnEdges;
   const ys = t.rowEdges.length === t.rows.length + 1 ? t.rowEdges : evenEdges(t.y0, t.y1, t.rows.length);
   const nCols = xs.length - 1;
@@ -225,13 +437,15 @@ function positionedTable(t: Table, words: Word[], s: number, used: Set<Word>): s
       if (covered.has(key)) continue;
       const sp = spanAt.get(key);
       const attrs = sp ? `${sp.colSpan > 1 ? ` colspan="${sp.colSpan}"` : ""}${sp.rowSpan > 1 ? ` rowspan="${sp.rowSpan}"` : ""}` : "";
-      const inner = (cellWords.get(key) ?? []).map((w) => span(w, s, (w.x0 - xs[c]) * s, (w.y0 - ys[r]) * s)).join("");
+      // Words apart by a space, so that the cell's text copies as words.
+      const inner = join(cellWords.get(key) ?? [], (w) => render(w, xs[c] * s, ys[r] * s));
       out.push(`<td${attrs}>${inner}</td>`);
     }
     out.push("</tr>");
   }
   out.push("</table>");
-  return out.join("");
+  // Line breaks between cells and rows: the table's text reads as words (layout ignores them).
+  return out.join("\n");
 }
 
 function evenEdges(a: number, b: number, n: number): number[] {

@@ -40,7 +40,17 @@ export const operation = defineOperation({
       ...tableProfileKeys,
       OptimizeImages: meta(z.boolean().optional(), {
         label: "Optimize images",
-        help: "Default true: page drawings and images as JPEG at display size. False keeps PNG at twice the display resolution.",
+        help: "Default true: images more than twice their displayed size are scaled down to that; a page drawn as one image is a JPEG at display size. False keeps images as they are in the PDF (and a page image as PNG at twice the display resolution).",
+        advanced: true,
+      }),
+      EmbedFonts: meta(z.boolean().optional(), {
+        label: "Embed fonts",
+        help: "Default true: text is set in the document's own fonts (rebuilt from the PDF, or metric-compatible Liberation fonts for fonts the PDF does not embed), embedded in the HTML. False: local fonts (Arial, Times New Roman, Courier New) scaled to each word's width; smaller output.",
+        advanced: true,
+      }),
+      VectorGraphics: meta(z.boolean().optional(), {
+        label: "Vector graphics",
+        help: "Default true: lines, boxes, fills and images of PDF pages as inline SVG under the text, crisp at any zoom. False: the page drawing as one image (JPEG, or PNG with OptimizeImages false). Both false gives the lightweight output.",
         advanced: true,
       }),
       OutputPageWidth: meta(z.number().int().min(100).max(10000).optional(), {

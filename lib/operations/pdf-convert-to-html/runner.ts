@@ -37,6 +37,8 @@ export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
       area: opts.area,
       title,
       rotation,
+      embedFonts: p.profiles?.EmbedFonts !== false,
+      vectorGraphics: p.profiles?.VectorGraphics !== false,
     });
     const file = path.join(ctx.workDir, "result.html");
     writeFileSync(file, result.html, "utf8");
