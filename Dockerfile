@@ -13,10 +13,12 @@ RUN npm ci --include=dev --no-audit --no-fund --loglevel=error \
 
 # --- 2. the production builds: the dashboard (next build) and the server compiled to dist/ ---
 FROM deps AS build
-# The builds need no browser; naming one keeps scripts/env.sh from installing it here.
-ENV CHROMIUM_PATH=/usr/bin/chromium NEXT_TELEMETRY_DISABLED=1
+ENV NEXT_TELEMETRY_DISABLED=1
 COPY . .
-RUN npm run build \
+# The two builds of `npm run build`, called directly (scripts/env.sh would install Debian
+# packages here, which only the runtime stage needs).
+RUN npx next build \
+ && node scripts/build-server.mjs \
  && npm prune --omit=dev --no-audit --no-fund --loglevel=error \
  && cp package-lock.json node_modules/.quire-lock-stamp \
  && rm -rf .next/cache
@@ -30,7 +32,7 @@ RUN apt-get update \
       tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa \
       tesseract-ocr-ita tesseract-ocr-por tesseract-ocr-nld tesseract-ocr-osd \
       qpdf poppler-utils \
-      fonts-liberation2 fonts-dejavu-core \
+      fonts-liberation2 fonts-dejavu-core fonts-crosextra-carlito fonts-crosextra-caladea \
       tini ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
