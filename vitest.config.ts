@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL(".", import.meta.url));
 
-/** Three levels (STYLE.md §11): unit, api (real HTTP against a started server), e2e (Chromium). */
+/** Test levels: unit, api (real HTTP against a started server), e2e (Chromium), scale (several nodes). */
 export default defineConfig({
   resolve: {
     alias: {
@@ -19,6 +19,8 @@ export default defineConfig({
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
       { extends: true, test: { name: "api", include: ["tests/api/**/*.test.ts"], fileParallelism: false } },
       { extends: true, test: { name: "e2e", include: ["tests/e2e/**/*.test.ts"], fileParallelism: false } },
+      // Several web and worker processes on PostgreSQL + S3 (skipped without QUIRE_TEST_PG_URL).
+      { extends: true, test: { name: "scale", include: ["tests/scale/**/*.test.ts"], fileParallelism: false } },
     ],
   },
 });

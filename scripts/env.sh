@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sourced by every entry script: makes a fresh machine ready to run Quire.
 # - Node >= 22.13 (installs node@24 from the npm registry into .tools/ when the machine's is older)
-# - node_modules in step with package-lock.json (npm ci)
+# - node_modules in step with package-lock.json (npm ci, dev packages included: the builds need them)
 # - Chromium for web page → PDF and the e2e tests (Debian's package, when root and missing)
 # - Liberation, Carlito and Caladea fonts for PDF → HTML (Debian's packages, when root and missing)
 set -euo pipefail
@@ -24,13 +24,9 @@ fi
 stamp="node_modules/.quire-lock-stamp"
 if [ ! -d node_modules ] || [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   echo "quire: installing npm packages (npm ci)" >&2
-  # npm ci refuses a lock whose optional platform packages (other OSes' builds of Next's SWC,
-  # Tailwind's oxide...) the registry does not serve at the locked version; npm install then
-  # installs the same locked versions and skips those optional packages.
-  if ! npm ci --no-audit --no-fund >&2; then
-    echo "quire: npm ci refused the lock (optional platform packages missing upstream); using npm install" >&2
-    npm install --no-audit --no-fund >&2
-  fi
+  # --include=dev: with NODE_ENV=production npm would leave out the packages that `next build`
+  # and the server build need (Tailwind's PostCSS plugin, esbuild...).
+  npm ci --include=dev --no-audit --no-fund --loglevel=error >&2
   cp package-lock.json "$stamp"
 fi
 

@@ -9,8 +9,8 @@ import { QuireError } from "@/lib/core/errors";
 export const corsHeaders: Record<string, string> = {
   "access-control-allow-origin": "*",
   "access-control-allow-methods": "GET, POST, PUT, DELETE, OPTIONS",
-  "access-control-allow-headers": "x-api-key, content-type, authorization",
-  "access-control-expose-headers": "content-disposition, content-length",
+  "access-control-allow-headers": "x-api-key, content-type, authorization, idempotency-key, x-request-id",
+  "access-control-expose-headers": "content-disposition, content-length, retry-after, ratelimit, ratelimit-policy, x-request-id, idempotent-replayed",
   "access-control-max-age": "86400",
 };
 
@@ -28,7 +28,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 export function sendError(res: ServerResponse, e: QuireError) {
-  sendJson(res, e.status, e.toBody());
+  sendJson(res, e.status, e.toBody(), e.retryAfterSeconds ? { "retry-after": String(e.retryAfterSeconds) } : {});
 }
 
 /** Yields the request body while counting bytes; throws 413 past `maxBytes`. */

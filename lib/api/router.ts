@@ -9,6 +9,8 @@ import { authenticate, type Caller } from "./auth";
 import { parseParams } from "@/lib/operations/wire";
 import { submitOperation } from "./submit";
 import { keepChosenParts, storePart } from "./uploads";
+import { enforceRateLimit } from "./rate-limit";
+import { hashingPart, requestFingerprint, withIdempotency } from "./idempotency";
 import { deleteFileRow } from "@/lib/storage/local-store";
 import { routes, type Route } from "./routes";
 import { JsonReply, compilePath, matchPath, type RouteContext, type RouteAuth } from "./define-route";
@@ -20,7 +22,8 @@ const compiled = routes.map((route) => ({ route: route as Route, pattern: compil
 
 /** True for the paths the engine serves (the rest goes to the dashboard). */
 export function isEnginePath(pathname: string) {
-  if (pathname.startsWith("/v1/") || pathname.startsWith("/v2/") || pathname.startsWith("/files/")) return true;
+  if (pathname.startsWith("/v1/") || pathname.startsWith("/v2/") || pathname.startsWith("/files/"))
+    return true;
   const p = normalise(pathname);
   return compiled.some((c) => c.pattern.regex.test(p));
 }
@@ -83,23 +86,41 @@ async function dispatch(req: IncomingMessage, res: ServerResponse, url: URL, sta
   }
   const op = getOperationByPath(path);
   if (op) {
-    const caller = await authenticate(req);
+    const caller = await authorize(req, res);
     const methods = operationMethods(op);
     if (!(methods as readonly string[]).includes(method)) {
-      throw new QuireError(405, `${op.path} takes ${methods.join(" or ")}${methods.includes("POST") ? " with a JSON body" : ""}`);
+      throw new QuireError(
+        405,
+        `${op.path} takes ${methods.join(" or ")}${methods.includes("POST") ? " with a JSON body" : ""}`,
+      );
     }
     return runOperation(op, req, res, url, caller, started);
   }
   // Unknown paths and methods still need a key: a caller without one learns nothing about what exists.
-  await authenticate(req);
+  await authorize(req, res);
   if (allowed.length) throw new QuireError(405, `${path} takes ${[...new Set(allowed)].join(" or ")}`);
   throw new QuireError(404, `No such endpoint: ${method} ${path}. See /v1/openapi.json for the list.`);
+}
+
+/** Every keyed request: the key checked, then its rate limit taken (429 past it). */
+async function authorize(req: IncomingMessage, res: ServerResponse): Promise<Caller> {
+  const caller = await authenticate(req);
+  await enforceRateLimit(res, caller.keyId);
+  return caller;
+}
+
+/** A bounded label for metrics: the table's path pattern or the operation's path, else "other". */
+export function routeLabel(pathname: string): string {
+  const path = normalise(pathname);
+  const hit = compiled.find((c) => c.pattern.regex.test(path));
+  if (hit) return hit.route.path;
+  return getOperationByPath(path)?.path ?? "other";
 }
 
 type Base = Omit<RouteContext<RouteAuth, undefined>, "caller" | "input">;
 
 async function runRoute(route: Route, base: Base) {
-  const caller = route.auth === "api-key" ? await authenticate(base.req) : undefined;
+  const caller = route.auth === "api-key" ? await authorize(base.req, base.res) : undefined;
   const ctx = {
     ...base,
     caller,
@@ -120,11 +141,37 @@ async function runRoute(route: Route, base: Base) {
  * A multipart `file` part stands in for `url`: it streams to storage as an upload and its link
  * becomes the source (every part, for an operation that takes several files).
  */
-async function runOperation(op: OperationDefinition, req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller, started: number) {
-  const wire = await readWireRequest(req, url, JSON_MAX, (part) => storePart(caller, part), (p) => deleteFileRow(p.id));
-  const parts = await keepChosenParts(wire.files, op.input === "images");
-  if (parts.length) wire.fields.url = parts.map((p) => p.url).join(",");
-  const params = parseParams(wire.fields, op.params) as Record<string, unknown>;
-  const r = await submitOperation(op, params, caller, started);
-  return sendJson(res, r.status, r.body);
+async function runOperation(
+  op: OperationDefinition,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  caller: Caller,
+  started: number,
+) {
+  // With an Idempotency-Key the file parts are hashed while they stream, for the request's fingerprint.
+  const idempotent = req.headers["idempotency-key"] !== undefined;
+  const wire = await readWireRequest(
+    req,
+    url,
+    JSON_MAX,
+    (part) => (idempotent ? hashingPart(part, (p) => storePart(caller, p)) : storePart(caller, part)),
+    (p) => deleteFileRow(p.id),
+  );
+  const r = await withIdempotency(
+    req,
+    caller.accountId,
+    () => requestFingerprint(op.path, wire.fields, wire.files),
+    async () => {
+      const parts = await keepChosenParts(wire.files, op.input === "images");
+      if (parts.length) wire.fields.url = parts.map((p) => p.url).join(",");
+      const params = parseParams(wire.fields, op.params) as Record<string, unknown>;
+      return submitOperation(op, params, caller, started);
+    },
+    // A replayed answer names the first call's uploads: these copies are not needed.
+    async () => {
+      for (const p of wire.files) await deleteFileRow(p.id).catch(() => {});
+    },
+  );
+  return sendJson(res, r.status, r.body, r.headers);
 }

@@ -225,6 +225,12 @@ export const storagePutResponse = z.strictObject({ ...ok, name: z.string() });
 
 export const healthResponse = z.strictObject({ ok: z.literal(true) });
 
+/** Readiness: every dependency "ok" (else 503 in the error envelope, naming what failed). */
+export const readyResponse = z.strictObject({
+  ok: z.literal(true),
+  checks: z.strictObject({ database: z.string(), queue: z.string(), storage: z.string() }),
+});
+
 export const openApiResponse = z.looseObject({
   openapi: z.literal("3.1.0"),
   info: z.looseObject({ title: z.string(), version: z.string() }),

@@ -7,9 +7,11 @@ import type { OperationDefinition } from "@/lib/operations/types";
 import { getConfig } from "@/lib/core/config";
 import { releaseCredits, reserveCredits } from "@/lib/credits/ledger";
 import { reserveOutput } from "@/lib/storage/local-store";
-import { insertJob, getJob } from "@/lib/jobs/job-store";
+import { countWorkingJobs, insertJob, getJob } from "@/lib/jobs/job-store";
+import { metrics } from "@/lib/core/metrics";
 import { executeJob, sealPayload } from "@/lib/jobs/execute-job";
 import { enqueueJob } from "@/lib/jobs/queue";
+import { getRequestContext } from "@/lib/core/request-context";
 
 const SECRET_KEYS = /password|key|iv$|secret/i;
 
@@ -23,9 +25,28 @@ function redactParams(params: Record<string, unknown>): Record<string, unknown> 
   return out;
 }
 
+/**
+ * ACCOUNT_MAX_CONCURRENT_JOBS, checked when a job is submitted: an account with that many jobs
+ * still working gets 429 until one finishes.
+ */
+async function checkConcurrentJobs(accountId: string) {
+  const cap = getConfig().accountMaxConcurrentJobs;
+  if (!cap) return;
+  const working = await countWorkingJobs(accountId);
+  if (working >= cap) {
+    metrics().rateLimited.inc({ reason: "concurrent-jobs" });
+    throw new QuireError(
+      429,
+      `Too many jobs at once: this account has ${working} jobs running and may have ${cap} (ACCOUNT_MAX_CONCURRENT_JOBS). Wait for one to finish (/v1/job/check).`,
+      { retryAfterSeconds: 5 },
+    );
+  }
+}
+
 export interface Submitted {
   status: number;
   body: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -44,6 +65,7 @@ export async function submitOperation(
     throw new QuireError(454, `expiration: at most ${cfg.outputLinkMaxMinutes} minutes on this server.`);
   }
   const isAsync = Boolean(op.alwaysAsync || params.async === true);
+  await checkConcurrentJobs(caller.accountId);
   const jobId = crypto.randomUUID();
   const reserve = op.cost.perCall + op.cost.perPage;
   const remaining = await reserveCredits(caller.accountId, jobId, reserve, op.id);
@@ -74,7 +96,12 @@ export async function submitOperation(
       via: caller.via,
       source: typeof params.url === "string" ? params.url.slice(0, 2000) : null,
       request: redactParams(params),
-      payload: sealPayload({ params, promised: promised && { id: promised.id, name: promised.name } }),
+      payload: sealPayload({
+        params,
+        promised: promised && { id: promised.id, name: promised.name },
+        requestId: getRequestContext()?.requestId,
+        publicUrl: getRequestContext()?.publicUrl,
+      }),
       callbackUrl: isAsync && typeof params.callback === "string" ? params.callback : null,
       promisedUrl: promised?.url ?? null,
     });

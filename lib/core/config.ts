@@ -3,6 +3,7 @@ import { z } from "zod";
 import fs from "node:fs";
 import path from "node:path";
 import crypto from "node:crypto";
+import net from "node:net";
 
 /**
  * Every setting of Quire, read from the environment and validated once at start-up.
@@ -41,7 +42,37 @@ const envSchema = z.object({
   QUIRE_ADMIN_EMAIL: z.string().email().default("admin@quire.local"),
   QUIRE_ADMIN_PASSWORD: z.string().min(8).optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  TLS_CERT_FILE: z.string().optional(),
+  TLS_KEY_FILE: z.string().optional(),
+  HTTP_REDIRECT_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  TRUST_PROXY: z.string().default(""),
+  WORKER_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  // Empty counts as unset (compose passes `${METRICS_TOKEN:-}`).
+  METRICS_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional()),
+  LOG_FORMAT: z.enum(["text", "json"]).default("text"),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(50),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(200),
+  ACCOUNT_MAX_CONCURRENT_JOBS: z.coerce.number().int().min(0).default(100),
+  IDEMPOTENCY_KEY_HOURS: z.coerce.number().min(0.01).default(24),
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: z.string().url("S3_ENDPOINT must be an absolute http(s) URL").optional(),
+  S3_REGION: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: flag("false"),
+  S3_PRESIGN: flag("true"),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9!_.*'()-]+\/)*$/, "S3_PREFIX: empty, or path segments each ending in / (e.g. quire/)")
+    .default(""),
 });
+
+function flag(def: "true" | "false") {
+  return z
+    .enum(["true", "false", "1", "0"])
+    .default(def)
+    .transform((v) => v === "true" || v === "1");
+}
 
 export type Config = ReturnType<typeof buildConfig>;
 
@@ -60,7 +91,11 @@ function buildConfig(env: NodeJS.ProcessEnv) {
       "Quire: NEXTAUTH_SECRET is required in production with an external DATABASE_URL (every node must share it).",
     );
   }
-  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  if (Boolean(e.TLS_CERT_FILE) !== Boolean(e.TLS_KEY_FILE)) {
+    throw new Error("Quire: invalid configuration:\n  TLS_CERT_FILE and TLS_KEY_FILE go together (set both or neither)");
+  }
+  const tls = e.TLS_CERT_FILE ? { certFile: path.resolve(e.TLS_CERT_FILE), keyFile: path.resolve(e.TLS_KEY_FILE!) } : undefined;
+  const publicUrl = (e.PUBLIC_URL ?? `${tls ? "https" : "http"}://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {
     port: e.PORT,
     host: e.HOST,
@@ -90,6 +125,80 @@ function buildConfig(env: NodeJS.ProcessEnv) {
     adminEmail: e.QUIRE_ADMIN_EMAIL,
     adminPassword: e.QUIRE_ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,
+    s3: e.S3_BUCKET ? s3Config(e) : undefined,
+    tls,
+    httpRedirectPort: e.HTTP_REDIRECT_PORT,
+    workerPort: e.WORKER_PORT,
+    metricsToken: e.METRICS_TOKEN,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    logFormat: e.LOG_FORMAT,
+    rateLimit: e.RATE_LIMIT_PER_SECOND > 0 ? { perSecond: e.RATE_LIMIT_PER_SECOND, burst: e.RATE_LIMIT_BURST } : undefined,
+    /** Jobs an account may have running at once (0: no cap); checked when a job is submitted. */
+    accountMaxConcurrentJobs: e.ACCOUNT_MAX_CONCURRENT_JOBS,
+    idempotencyKeyHours: e.IDEMPOTENCY_KEY_HOURS,
+  };
+}
+
+export interface TrustedProxies {
+  /** The entries as configured (for the banner and docs). */
+  entries: string[];
+  /** Whether a peer address (IPv4, IPv6 or IPv4-mapped IPv6) is one of the trusted proxies. */
+  has(address: string | undefined): boolean;
+}
+
+/**
+ * TRUST_PROXY: comma-separated addresses and CIDRs of the reverse proxies whose
+ * X-Forwarded-For/-Proto/-Host headers are believed (`loopback` and `private` name the usual
+ * ranges). Empty: no proxy is trusted and those headers are ignored. The one parser of the
+ * setting; everything that needs a client address or the public scheme goes through it.
+ */
+export function parseTrustProxy(value: string): TrustedProxies {
+  const list = new net.BlockList();
+  const entries = value.split(",").map((x) => x.trim()).filter(Boolean);
+  const add = (entry: string) => {
+    const [addr, bits] = entry.split("/");
+    const type = net.isIPv6(addr) ? "ipv6" : net.isIPv4(addr) ? "ipv4" : null;
+    if (!type) throw new Error(`Quire: invalid configuration:\n  TRUST_PROXY: ${entry} is not an IP address or CIDR (nor loopback/private)`);
+    if (bits === undefined) list.addAddress(addr, type);
+    else {
+      const n = Number(bits);
+      if (!Number.isInteger(n) || n < 0 || n > (type === "ipv4" ? 32 : 128)) throw new Error(`Quire: invalid configuration:\n  TRUST_PROXY: bad prefix length in ${entry}`);
+      list.addSubnet(addr, n, type);
+    }
+  };
+  for (const entry of entries) {
+    if (entry === "loopback") ["127.0.0.0/8", "::1/128"].forEach(add);
+    else if (entry === "private") ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"].forEach(add);
+    else add(entry);
+  }
+  return {
+    entries,
+    has(address) {
+      if (!address || entries.length === 0) return false;
+      const a = address.startsWith("::ffff:") && net.isIPv4(address.slice(7)) ? address.slice(7) : address;
+      const type = net.isIPv4(a) ? "ipv4" : net.isIPv6(a) ? "ipv6" : null;
+      return type ? list.check(a, type) : false;
+    },
+  };
+}
+
+/**
+ * The S3-compatible store, when S3_BUCKET is set. Credentials: S3_ACCESS_KEY_ID and
+ * S3_SECRET_ACCESS_KEY, else the AWS SDK's own chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY,
+ * a profile, an instance or task role).
+ */
+function s3Config(e: z.infer<typeof envSchema>) {
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    throw new Error("Quire: invalid configuration:\n  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (set both or neither)");
+  }
+  return {
+    bucket: e.S3_BUCKET!,
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION ?? process.env.AWS_REGION ?? "us-east-1",
+    credentials: e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! } : undefined,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    presign: e.S3_PRESIGN,
+    prefix: e.S3_PREFIX,
   };
 }
 
@@ -107,6 +216,12 @@ export function envNumber(name: string, fallback: number, opts: { integer?: bool
 }
 
 const g = globalThis as unknown as { __quireConfig?: Config; __quireSecret?: string };
+
+/** For tests: forget the configuration read so far (the next getConfig() reads the environment again). */
+export function resetConfigForTests() {
+  g.__quireConfig = undefined;
+  g.__quireSecret = undefined;
+}
 
 /** The validated configuration (read once per process). */
 export function getConfig(): Config {
@@ -142,7 +257,7 @@ export function getServerSecret(): string {
 export const configDocs: Array<[name: string, def: string, meaning: string]> = [
   ["PORT", "3000", "Port of the HTTP server (API, storage links and dashboard)."],
   ["HOST", "0.0.0.0", "Interface to listen on."],
-  ["PUBLIC_URL", "http://localhost:PORT", "Public base URL; output and upload links are built from it (https behind a TLS proxy)."],
+  ["PUBLIC_URL", "(the address each request came to)", "Public base URL of output and upload links; unset, links follow the request's host and scheme (https with TLS or a trusted proxy's X-Forwarded-Proto)."],
   ["DATA_DIR", "./data", "Embedded database, stored files, generated secret, extra OCR languages."],
   ["DATABASE_URL", "(embedded PGlite)", "PostgreSQL connection string for the scaled-out mode."],
   ["NEXTAUTH_SECRET", "(generated in DATA_DIR)", "Secret for sessions, signed links and stored keys; required in production with DATABASE_URL."],
@@ -173,4 +288,23 @@ export const configDocs: Array<[name: string, def: string, meaning: string]> = [
   ["OIDC_CLIENT_SECRET", "(off)", "OpenID Connect client secret."],
   ["OIDC_NAME", "Single sign-on", "Label of the single sign-on button."],
   ["LOG_LEVEL", "info", "debug, info, warn, error or silent."],
+  ["TLS_CERT_FILE", "(none: plain HTTP)", "PEM certificate (chain) file: Quire serves HTTPS itself, HTTP/2 and HTTP/1.1 (SIGHUP reloads it)."],
+  ["TLS_KEY_FILE", "(none)", "PEM private key of that certificate."],
+  ["HTTP_REDIRECT_PORT", "(off)", "With TLS: also listen on this plain-HTTP port, answering only redirects to https."],
+  ["TRUST_PROXY", "(empty: none)", "Addresses/CIDRs of trusted reverse proxies (also `loopback`, `private`): their X-Forwarded-For/-Proto/-Host give the client address and the public scheme."],
+  ["WORKER_PORT", "(off)", "`npm run worker` also listens here (plain HTTP, HOST) for /healthz, /readyz and /metrics."],
+  ["METRICS_TOKEN", "(none: loopback only)", "Bearer token that /metrics requires; unset, only clients on the same machine may read it."],
+  ["LOG_FORMAT", "text", "text, or json for one JSON object per line (with requestId and jobId)."],
+  ["RATE_LIMIT_PER_SECOND", "50", "Sustained API requests per second per API key (token bucket; 0 = no limit); past it 429 with Retry-After."],
+  ["RATE_LIMIT_BURST", "200", "Requests a key may make at once before the per-second rate applies."],
+  ["ACCOUNT_MAX_CONCURRENT_JOBS", "100", "Jobs one account may have running at once (0 = no cap); more are refused with 429 at submission."],
+  ["IDEMPOTENCY_KEY_HOURS", "24", "How long the answer to a call with an Idempotency-Key is kept for replays."],
+  ["S3_BUCKET", "(local disk)", "Store uploads and outputs in this S3-compatible bucket instead of DATA_DIR/files (needed with several nodes)."],
+  ["S3_ENDPOINT", "(AWS S3)", "Endpoint of an S3-compatible store (MinIO, Ceph, R2...), e.g. http://minio:9000."],
+  ["S3_REGION", "us-east-1 (or AWS_REGION)", "Region of the bucket."],
+  ["S3_ACCESS_KEY_ID", "(AWS_ACCESS_KEY_ID, or the SDK's chain)", "Access key of the store."],
+  ["S3_SECRET_ACCESS_KEY", "(AWS_SECRET_ACCESS_KEY, or the SDK's chain)", "Secret key of the store."],
+  ["S3_FORCE_PATH_STYLE", "false", "Path-style URLs (http://host/bucket/key); most self-hosted stores (MinIO) need true."],
+  ["S3_PRESIGN", "true", "Hand out presigned PUT/GET URLs of the store itself (false: every byte goes through Quire's /files links, for stores clients cannot reach)."],
+  ["S3_PREFIX", "(empty)", "Key prefix inside the bucket, e.g. quire/ (segments ending in /)."],
 ];

@@ -12,8 +12,10 @@ export const errorCodes = {
   404: "Not found",
   405: "Method not allowed",
   408: "Timeout",
+  409: "Conflict",
   413: "Too large",
   415: "Unsupported media type",
+  422: "Unprocessable request",
   429: "Rate limited",
   441: "Wrong or missing PDF password",
   442: "Damaged or wrong-type file",
@@ -25,16 +27,20 @@ export const errorCodes = {
   452: "Invalid URL",
   454: "Invalid parameters",
   500: "Internal error",
+  503: "Not ready",
 } as const;
 
 export type ErrorStatus = keyof typeof errorCodes;
 
 export class QuireError extends Error {
   readonly status: ErrorStatus;
-  constructor(status: ErrorStatus, message: string) {
+  /** For 409/429/503-like answers: when the caller may try again (the Retry-After header). */
+  readonly retryAfterSeconds?: number;
+  constructor(status: ErrorStatus, message: string, opts: { retryAfterSeconds?: number } = {}) {
     super(message);
     this.name = "QuireError";
     this.status = status;
+    if (opts.retryAfterSeconds !== undefined) this.retryAfterSeconds = Math.max(1, Math.ceil(opts.retryAfterSeconds));
   }
 
   /** The JSON envelope of the public API: `{error: true, status, message}`. */

@@ -1,5 +1,6 @@
 import {
   bigint,
+  doublePrecision,
   bigserial,
   boolean,
   index,
@@ -115,7 +116,11 @@ export const jobs = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     durationMs: integer("duration_ms"),
   },
-  (t) => [index("jobs_account_created_idx").on(t.accountId, t.createdAt)],
+  (t) => [
+    index("jobs_account_created_idx").on(t.accountId, t.createdAt),
+    // ACCOUNT_MAX_CONCURRENT_JOBS counts an account's working jobs on every submission.
+    index("jobs_account_working_idx").on(t.accountId).where(sql`${t.status} = 'working'`),
+  ],
 );
 
 export const files = pgTable(
@@ -186,4 +191,30 @@ export const signInAttempts = pgTable(
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.key, t.at] })],
+);
+
+/** Token buckets of the API rate limit, shared by every node (PostgreSQL mode). */
+export const rateBuckets = pgTable("rate_buckets", {
+  key: text("key").primaryKey(),
+  tokens: doublePrecision("tokens").notNull(),
+  /** Whether the last take found a token (read back in the same statement). */
+  ok: boolean("ok").notNull().default(true),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Idempotency-Key of job-creating calls: the answer kept for replays until it expires. */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    accountId: uuid("account_id").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of the request (path, parameters, files): a reuse with another request is refused. */
+    fingerprint: text("fingerprint").notNull(),
+    state: text("state", { enum: ["pending", "done"] }).notNull(),
+    responseStatus: integer("response_status"),
+    responseBody: jsonb("response_body"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotency_keys_expires_idx").on(t.expiresAt)],
 );

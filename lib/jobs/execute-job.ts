@@ -16,11 +16,17 @@ import { decryptData, encryptData } from "@/lib/engine/crypto/aes-data";
 import { getSandboxPool } from "./sandbox-pool";
 import { finishJob, getJob, updateJob, type JobRow } from "./job-store";
 import { log } from "@/lib/core/log";
+import { metrics } from "@/lib/core/metrics";
+import { getRequestContext, runWithContext } from "@/lib/core/request-context";
 
 /** What the worker needs besides the public request: kept sealed in jobs.payload (it holds passwords). */
 export interface JobPayload {
   params: Record<string, unknown>;
   promised?: { id: string; name: string };
+  /** The request that made the job (its logs follow it to the worker). */
+  requestId?: string;
+  /** The base URL the caller reached Quire at: the job's output links are built from it. */
+  publicUrl?: string;
 }
 
 export function sealPayload(p: JobPayload): string {
@@ -42,6 +48,22 @@ export async function executeJob(jobId: string, signal?: AbortSignal): Promise<J
   const row = await getJob(jobId);
   if (!row) throw new Error(`job ${jobId} not found`);
   if (row.status !== "working") return row;
+  let ctx: { requestId?: string; publicUrl?: string } = {};
+  try {
+    ctx = openPayload(row.payload);
+  } catch {
+    /* runJob reports the unreadable payload as the job's failure */
+  }
+  const outer = getRequestContext();
+  return runWithContext(
+    { requestId: ctx.requestId ?? outer?.requestId ?? `job-${jobId}`, publicUrl: ctx.publicUrl ?? outer?.publicUrl, jobId },
+    () => runJob(row, signal),
+  );
+}
+
+async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
+  const jobId = row.id;
+  log.info(`job started: ${row.operation}`);
   const started = Date.now();
   await updateJob(jobId, { startedAt: new Date(started) });
   const cfg = getConfig();
@@ -69,6 +91,9 @@ export async function executeJob(jobId: string, signal?: AbortSignal): Promise<J
     const cost = op.cost.perCall + op.cost.perPage * pages;
     const { charged, remaining } = await captureCredits(row.accountId, jobId, cost, op.id);
     const duration = Date.now() - started;
+    metrics().creditsCharged.inc({ operation: op.id }, charged);
+    metrics().jobSeconds.observe({ operation: op.id, status: "success" }, duration / 1000);
+    log.info(`job finished: ${op.id} success in ${duration} ms, ${charged} credits`);
     const envelope = { ...body, credits: charged, remainingCredits: remaining, duration };
     await finishJob(jobId, {
       status: "success",
@@ -86,6 +111,8 @@ export async function executeJob(jobId: string, signal?: AbortSignal): Promise<J
     if (err.status === 500) log.error(`job ${jobId} (${row.operation}) failed`, e);
     const remaining = await releaseCredits(row.accountId, jobId);
     const duration = Date.now() - started;
+    metrics().jobSeconds.observe({ operation: row.operation, status: err.status === 445 ? "aborted" : "failed" }, duration / 1000);
+    log.info(`job finished: ${row.operation} failed (${err.status}) in ${duration} ms`);
     await finishJob(jobId, {
       status: err.status === 445 ? "aborted" : "failed",
       result: { ...err.toBody(), credits: 0, remainingCredits: remaining, duration },
@@ -147,7 +174,7 @@ async function fetchSources(
     const own = await resolveOwnFile(url);
     let name: string, contentType: string;
     if (own) {
-      await fsp.copyFile(own.path, dest);
+      await own.saveTo(dest);
       name = own.row.name;
       contentType = own.row.contentType;
     } else {
@@ -177,7 +204,7 @@ async function fetchSources(
 
 async function fetchSecondary(url: string, basicAuth?: { username: string; password: string }) {
   const own = await resolveOwnFile(url);
-  if (own) return { bytes: await fsp.readFile(own.path), contentType: own.row.contentType, name: own.row.name };
+  if (own) return { bytes: await own.read(), contentType: own.row.contentType, name: own.row.name };
   const cfg = getConfig();
   const r = await egressFetch(url, { basicAuth, maxBytes: cfg.sourceMaxBytes, timeoutMs: cfg.sourceTimeoutMs });
   return { bytes: r.bytes, contentType: r.contentType, name: fileNameFromResponse(r.headers["content-disposition"], url, r.finalUrl) };
@@ -252,7 +279,7 @@ async function buildSuccess(
       await fillReservedOutput(p.id, p.name, JSON.stringify(body.urls ?? []), "application/json");
     } else if (stored.length === 1) {
       const own = await resolveOwnFile(stored[0].url);
-      if (own) await fillReservedOutput(p.id, p.name, await fsp.readFile(own.path), own.row.contentType);
+      if (own) await fillReservedOutput(p.id, p.name, await own.read(), own.row.contentType);
     } else {
       await fillReservedOutput(p.id, p.name, JSON.stringify({ error: false, status: 200, ...body }), "application/json");
     }

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, ilike, or } from "drizzle-orm";
+import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { callbackDeliveries, jobs } from "@/lib/db/schema";
 import { cachedFinishedJob, rememberFinishedJob } from "@/lib/db/embedded-cache";
@@ -60,4 +60,12 @@ export async function recordDelivery(values: typeof callbackDeliveries.$inferIns
 export async function listDeliveries(jobId: string) {
   const db = await getDb();
   return db.select().from(callbackDeliveries).where(eq(callbackDeliveries.jobId, jobId)).orderBy(callbackDeliveries.id);
+}
+
+/** Jobs still working, on every node: all of them, or one account's. */
+export async function countWorkingJobs(accountId?: string): Promise<number> {
+  const db = await getDb();
+  const cond = accountId ? and(eq(jobs.status, "working"), eq(jobs.accountId, accountId)) : eq(jobs.status, "working");
+  const [r] = await db.select({ n: sql<number>`count(*)` }).from(jobs).where(cond);
+  return Number(r?.n ?? 0);
 }

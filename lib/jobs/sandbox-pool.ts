@@ -13,6 +13,8 @@ export function getSandboxPool(): Pool {
       size: Math.max(1, cfg.workers),
       timeoutMs: cfg.jobTimeoutMs,
       memoryMb: cfg.jobMemoryMb,
+      // Started from dist/ (npm run build): the children are plain JS too.
+      compiled: process.env.QUIRE_COMPILED === "1",
     });
   }
   return g.__quirePool;
@@ -22,4 +24,9 @@ export async function closeSandboxPool() {
   const p = g.__quirePool;
   g.__quirePool = undefined;
   await p?.close();
+}
+
+/** The pool's counters if this process started one (metrics), without starting it. */
+export function sandboxPoolStats() {
+  return g.__quirePool?.stats();
 }

@@ -7,6 +7,8 @@ import { createUser } from "@/lib/auth/users";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { getBoss, startWorkers, JOBS_QUEUE } from "@/lib/jobs/queue";
 import { sweepExpiredFiles } from "@/lib/storage/local-store";
+import { sweepIdempotencyKeys } from "@/lib/api/idempotency";
+import { sweepRateBuckets } from "@/lib/api/rate-limit";
 import { log } from "@/lib/core/log";
 import { getEgressPolicy } from "@/lib/egress/policy";
 import { checkChromiumAtStartup } from "@/lib/engine/browser/chromium-path";
@@ -34,6 +36,8 @@ export function startEngine(opts: { workers?: boolean } = {}): Promise<void> {
     checkChromiumAtStartup((line) => log.info(line.replace(/^quire: /, "")));
     g.__quireSweeper = setInterval(() => {
       sweepExpiredFiles().catch((e) => log.warn("sweeping expired files failed", e));
+      sweepIdempotencyKeys().catch((e) => log.warn("sweeping idempotency keys failed", e));
+      sweepRateBuckets().catch((e) => log.warn("sweeping rate-limit buckets failed", e));
     }, 60_000);
     g.__quireSweeper.unref();
   })().catch((e) => {
@@ -46,11 +50,19 @@ export function startEngine(opts: { workers?: boolean } = {}): Promise<void> {
 /** First start on an empty database: an admin account, printed once with an API key. */
 async function ensureFirstAdmin() {
   const db = await getDb();
-  const r = (await db.execute(sql`select count(*)::int as n from users`)) as unknown as { rows: Array<{ n: number }> };
-  if (r.rows[0].n > 0) return;
+  const count = async () =>
+    ((await db.execute(sql`select count(*)::int as n from users`)) as unknown as { rows: Array<{ n: number }> }).rows[0].n;
+  if ((await count()) > 0) return;
   const cfg = getConfig();
   const password = cfg.adminPassword ?? crypto.randomBytes(12).toString("base64url");
-  const user = await createUser({ email: cfg.adminEmail, password, name: "Admin", role: "admin", credits: cfg.newAccountCredits });
+  let user;
+  try {
+    user = await createUser({ email: cfg.adminEmail, password, name: "Admin", role: "admin", credits: cfg.newAccountCredits });
+  } catch (e) {
+    // Several nodes started at once on an empty PostgreSQL: another one made the admin.
+    if ((await count()) > 0) return;
+    throw e;
+  }
   const { secret } = await createApiKey(user.accountId, "First key");
   const lines = [
     "",

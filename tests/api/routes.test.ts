@@ -24,6 +24,16 @@ const calls: Record<string, (method: string) => Promise<void>> = {
     const r = await q.api("/healthz", { key: null });
     expect(r.body).toEqual({ ok: true });
   },
+  ready: async () => {
+    const r = await q.api("/readyz", { key: null });
+    expect(r.body).toEqual({ ok: true, checks: { database: "ok", queue: "ok", storage: "ok" } });
+  },
+  metrics: async () => {
+    const r = await q.api("/metrics", { key: null });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatch(/^# HELP /m);
+    expect(r.body).toMatch(/quire_http_requests_total\{method="GET",route="\/readyz",status="200"\} \d+/);
+  },
   openapi: async () => {
     const r = await q.api("/v1/openapi.json", { key: null });
     expect(r.body.paths["/v1/jobs/{jobId}/rerun"].post.operationId).toBe("job-rerun");
@@ -111,7 +121,9 @@ const calls: Record<string, (method: string) => Promise<void>> = {
     expect(r.body.name).toBe("one.pdf");
   },
   "upload-base64": async () => {
-    const r = await q.api("/v1/file/upload/base64", { json: { name: "b.pdf", file: makePdf({ pages: 1 }).toString("base64") } });
+    const r = await q.api("/v1/file/upload/base64", {
+      json: { name: "b.pdf", file: makePdf({ pages: 1 }).toString("base64") },
+    });
     expect(r.body.name).toBe("b.pdf");
   },
   "storage-get": async (method) => {
@@ -164,6 +176,7 @@ describe("operations accept GET with query parameters where the public API does"
   });
 
   it("every operation except the invoice parser takes GET", () => {
-    for (const op of operations) expect(operationMethods(op), op.id).toEqual(op.id === "ai-invoice-parser" ? ["POST"] : ["GET", "POST"]);
+    for (const op of operations)
+      expect(operationMethods(op), op.id).toEqual(op.id === "ai-invoice-parser" ? ["POST"] : ["GET", "POST"]);
   });
 });

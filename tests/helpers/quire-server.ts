@@ -47,7 +47,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** A fresh PostgreSQL database for one server when QUIRE_TEST_PG_URL is set (the PostgreSQL pass). */
-async function createPgDatabase(): Promise<string | undefined> {
+export async function createPgDatabase(): Promise<string | undefined> {
   const base = process.env.QUIRE_TEST_PG_URL;
   if (!base) return undefined;
   const name = `quire_t_${crypto.randomBytes(5).toString("hex")}`;
@@ -60,7 +60,7 @@ async function createPgDatabase(): Promise<string | undefined> {
   return u.toString();
 }
 
-async function dropPgDatabase(url: string) {
+export async function dropPgDatabase(url: string) {
   const base = process.env.QUIRE_TEST_PG_URL!;
   const name = new URL(url).pathname.slice(1);
   const c = new pg.Client({ connectionString: base });
@@ -73,10 +73,13 @@ async function dropPgDatabase(url: string) {
  * Starts Quire's real server (API only, DASHBOARD=false unless asked) as a child process on a
  * free loopback port, with its own DATA_DIR, and reads the first-run API key from its output.
  */
-export async function startQuire(opts: { env?: Record<string, string>; dashboard?: boolean } = {}): Promise<QuireServer> {
+export async function startQuire(
+  opts: { env?: Record<string, string>; dashboard?: boolean; unsetEnv?: string[]; databaseUrl?: string } = {},
+): Promise<QuireServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-test-"));
-  const databaseUrl = await createPgDatabase();
+  const databaseUrl = opts.databaseUrl ?? (await createPgDatabase());
+  const ownsDatabase = !opts.databaseUrl;
   const adminEmail = "admin@test.local";
   const adminPassword = "correct horse battery";
   const env: Record<string, string> = {
@@ -95,6 +98,7 @@ export async function startQuire(opts: { env?: Record<string, string>; dashboard
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...opts.env,
   };
+  for (const k of opts.unsetEnv ?? []) delete env[k];
   delete env.VITEST;
   delete env.VITEST_POOL_ID;
   delete env.VITEST_WORKER_ID;
@@ -179,7 +183,7 @@ export async function startQuire(opts: { env?: Record<string, string>; dashboard
     },
     async stop() {
       await server.kill("SIGTERM");
-      if (databaseUrl) await dropPgDatabase(databaseUrl);
+      if (databaseUrl && ownsDatabase) await dropPgDatabase(databaseUrl);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -7,12 +7,20 @@ import { jobCheckResult, openPayload, operationOf, storedParams } from "@/lib/jo
 import { JsonReply, type RouteHandler } from "../define-route";
 import { submitOperation } from "../submit";
 import type * as s from "../schemas";
+import { requestFingerprint, withIdempotency } from "../idempotency";
 
-type KeyHandler<R extends z.ZodType, I extends z.ZodObject | undefined = undefined> = RouteHandler<"api-key", I, R>;
+type KeyHandler<R extends z.ZodType, I extends z.ZodObject | undefined = undefined> = RouteHandler<
+  "api-key",
+  I,
+  R
+>;
 type JobCheck = z.input<typeof s.jobCheckResponse>;
 
 /** /v1/job/check: POST with a body, POST with ?jobid= and GET ?jobid= all work. */
-export const jobCheck: KeyHandler<typeof s.jobCheckResponse, typeof s.jobCheckInput> = async ({ caller, input }) => {
+export const jobCheck: KeyHandler<typeof s.jobCheckResponse, typeof s.jobCheckInput> = async ({
+  caller,
+  input,
+}) => {
   const { jobid: jobId, force } = await input();
   if (!jobId) throw new QuireError(400, "jobid: required (the jobId an async call answered with)");
   const row = await getJob(jobId);
@@ -27,7 +35,11 @@ export const jobCheck: KeyHandler<typeof s.jobCheckResponse, typeof s.jobCheckIn
 export const listJobs: KeyHandler<typeof s.jobsResponse, typeof s.jobsInput> = async ({ caller, input }) => {
   const f = await input();
   const limit = Math.min(Math.max(Number(f.limit ?? 50) || 50, 1), 500);
-  const rows = await listJobRows(caller.accountId, { limit, status: f.status || undefined, q: f.q || undefined });
+  const rows = await listJobRows(caller.accountId, {
+    limit,
+    status: f.status || undefined,
+    q: f.q || undefined,
+  });
   return { error: false, status: 200, jobs: rows.map(jobSummary) };
 };
 
@@ -53,12 +65,18 @@ export const jobDetail: KeyHandler<typeof s.jobDetailResponse> = async ({ caller
   };
 };
 
-export const rerunJob: KeyHandler<typeof s.rerunResponse> = async ({ caller, pathParams }) => {
+export const rerunJob: KeyHandler<typeof s.rerunResponse> = async ({ req, res, caller, pathParams }) => {
   const row = await ownJob(pathParams.jobId, caller.accountId);
   const op = operationOf(row);
   // Checked again through the contract: a request stored under an older contract answers 400/454 naming the field.
   const params = storedParams(op, openPayload(row.payload).params);
-  const r = await submitOperation(op, params, caller);
+  const r = await withIdempotency(
+    req,
+    caller.accountId,
+    () => requestFingerprint(`rerun:${row.id}`, {}),
+    () => submitOperation(op, params, caller),
+  );
+  for (const [k, v] of Object.entries(r.headers ?? {})) res.setHeader(k, v);
   return new JsonReply(r.status, r.body);
 };
 

@@ -3,9 +3,26 @@ import type { SessionUser } from "@/lib/auth/users";
 import { callUpstream, UpstreamError } from "./upstream";
 
 /** Request headers passed through to the upstream (never cookies or the browser's auth). */
-const PASS_REQUEST = ["content-type", "accept"];
+const PASS_REQUEST = [
+  "content-type",
+  "accept",
+  // Quire's own engine builds links for the browser's scheme and host and logs under the same
+  // request id (callUpstream drops the x-forwarded-* headers for a remote upstream).
+  "x-forwarded-proto",
+  "x-forwarded-host",
+  "x-forwarded-for",
+  "x-request-id",
+];
 /** Response headers passed back (bodies are re-streamed, so no encoding/length). */
-const PASS_RESPONSE = ["content-type", "content-disposition", "cache-control", "retry-after", "x-ratelimit-remaining"];
+const PASS_RESPONSE = [
+  "content-type",
+  "content-disposition",
+  "cache-control",
+  "retry-after",
+  "ratelimit",
+  "ratelimit-policy",
+  "x-request-id",
+];
 
 /** Only the API's own paths may be reached through the proxy. */
 export function isApiPath(path: string): boolean {
@@ -33,7 +50,8 @@ export async function forwardToUpstream(req: Request, user: SessionUser, path: s
       method: req.method,
       headers,
       body: hasBody ? req.body : null,
-      contentLength: hasBody && Number.isFinite(length) && req.headers.has("content-length") ? length : undefined,
+      contentLength:
+        hasBody && Number.isFinite(length) && req.headers.has("content-length") ? length : undefined,
       signal: req.signal,
       // Synchronous calls may take long (SYNC_TIMEOUT_MS); the browser's abort still ends them.
       timeoutMs: 15 * 60_000,
@@ -54,7 +72,14 @@ export async function forwardToUpstream(req: Request, user: SessionUser, path: s
     const v = upstream.headers.get(h);
     if (v) out.set(h, v);
   }
-  out.set("server-timing", `proxy;dur=${(sent - started).toFixed(1)}, upstream;dur=${(performance.now() - sent).toFixed(1)}`);
+  out.set(
+    "server-timing",
+    `proxy;dur=${(sent - started).toFixed(1)}, upstream;dur=${(performance.now() - sent).toFixed(1)}`,
+  );
   out.set("cache-control", upstream.headers.get("cache-control") ?? "no-store");
-  return new Response(upstream.body, { status: upstream.status, statusText: upstream.statusText, headers: out });
+  return new Response(upstream.body, {
+    status: upstream.status,
+    statusText: upstream.statusText,
+    headers: out,
+  });
 }

@@ -5,6 +5,7 @@ import { isQuireError } from "@/lib/core/errors";
 import { engineBaseUrl, getProxyTarget, getRemoteUpstream } from "@/lib/auth/upstream";
 import { egressStream } from "@/lib/egress";
 import type { SessionUser } from "@/lib/auth/users";
+import { resolveOwnFile } from "@/lib/storage/local-store";
 
 /**
  * The one way the dashboard's server code calls an account's upstream. Quire's own engine is
@@ -46,10 +47,16 @@ export class UpstreamError extends Error {
 }
 
 /** Calls an API path (`/v1/...?query`) of the account's upstream with the account's key. */
-export async function callUpstream(user: SessionUser, pathAndQuery: string, init: UpstreamInit = {}): Promise<UpstreamAnswer> {
+export async function callUpstream(
+  user: SessionUser,
+  pathAndQuery: string,
+  init: UpstreamInit = {},
+): Promise<UpstreamAnswer> {
   const target = await getProxyTarget(user.accountId);
   const headers: Record<string, string> = { ...init.headers, "x-api-key": target.apiKey };
   if (!target.isRemote) headers["x-quire-via"] = "dashboard";
+  // The browser's address and host are for this server only, never a remote service.
+  else for (const h of ["x-forwarded-proto", "x-forwarded-host", "x-forwarded-for"]) delete headers[h];
   if (init.contentLength !== undefined) headers["content-length"] = String(init.contentLength);
   const url = target.baseUrl.replace(/\/+$/, "") + pathAndQuery;
   return send(url, target.isRemote, { ...init, headers });
@@ -57,16 +64,29 @@ export async function callUpstream(user: SessionUser, pathAndQuery: string, init
 
 /**
  * Reads an output link the upstream answered with (no key: the links carry their own signature).
- * Quire's own links (PUBLIC_URL or the engine's loopback origin) are read from the engine; other
- * https links only when the account uses a remote upstream.
+ * Quire's own links (its signed /files links under whatever host they name, or the object
+ * store's presigned URLs) are read from storage directly; links on PUBLIC_URL or the engine's
+ * loopback origin from the engine; other https links only when the account uses a remote upstream.
  */
-export async function fetchUpstreamLink(user: SessionUser, link: URL, init: UpstreamInit = {}): Promise<UpstreamAnswer> {
+export async function fetchUpstreamLink(
+  user: SessionUser,
+  link: URL,
+  init: UpstreamInit = {},
+): Promise<UpstreamAnswer> {
+  const stored = await resolveOwnFile(link.href).catch(() => null);
+  if (stored) {
+    const sentAt = performance.now();
+    const body = Readable.toWeb(await stored.open()) as ReadableStream<Uint8Array>;
+    const headers = { "content-type": stored.row.contentType, "content-length": String(stored.row.size) };
+    return { response: new Response(body, { status: 200, headers }), isRemote: false, sentAt };
+  }
   const engine = engineBaseUrl();
   if ([new URL(getConfig().publicUrl).origin, new URL(engine).origin].includes(link.origin)) {
     return send(engine.replace(/\/+$/, "") + link.pathname + link.search, false, init);
   }
   const remote = await getRemoteUpstream(user.accountId);
-  if (!remote || link.protocol !== "https:") throw new UpstreamError(403, "url: only output links of your upstream can be read here");
+  if (!remote || link.protocol !== "https:")
+    throw new UpstreamError(403, "url: only output links of your upstream can be read here");
   return send(link.href, true, init);
 }
 
@@ -82,7 +102,10 @@ async function request(url: string, isRemote: boolean, init: UpstreamInit): Prom
   if (!isRemote) {
     // Loopback to this server: not a caller-named address, so no egress check.
     const head = new AbortController();
-    const timer = setTimeout(() => head.abort(new UpstreamError(504, `${where} did not answer within ${timeoutMs / 1000} s.`)), timeoutMs);
+    const timer = setTimeout(
+      () => head.abort(new UpstreamError(504, `${where} did not answer within ${timeoutMs / 1000} s.`)),
+      timeoutMs,
+    );
     try {
       return await fetch(url, {
         method,
@@ -115,11 +138,15 @@ async function request(url: string, isRemote: boolean, init: UpstreamInit): Prom
     const nullBody = r.status === 204 || r.status === 304 || method === "HEAD";
     if (nullBody) r.body.resume();
     const status = r.status >= 200 && r.status <= 599 ? r.status : 502;
-    return new Response(nullBody ? null : (Readable.toWeb(r.body) as ReadableStream<Uint8Array>), { status, headers: r.headers });
+    return new Response(nullBody ? null : (Readable.toWeb(r.body) as ReadableStream<Uint8Array>), {
+      status,
+      headers: r.headers,
+    });
   } catch (e) {
     if (init.signal?.aborted) throw e;
     if (isQuireError(e) && (e.status === 403 || e.status === 452)) throw new UpstreamError(403, e.message);
-    if (isQuireError(e) && e.status === 408) throw new UpstreamError(504, `${where} did not answer within ${timeoutMs / 1000} s.`);
+    if (isQuireError(e) && e.status === 408)
+      throw new UpstreamError(504, `${where} did not answer within ${timeoutMs / 1000} s.`);
     throw new UpstreamError(502, `${where} did not answer.`);
   }
 }

@@ -30,6 +30,8 @@ export interface SandboxPoolOptions {
   root?: string;
   /** Where pool events, child stderr and runner logs go (default: stderr). */
   logger?: (line: string) => void;
+  /** Run the child compiled to dist/ (npm run build) instead of TypeScript through tsx. */
+  compiled?: boolean;
 }
 
 export interface SandboxJob {
@@ -98,12 +100,17 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
   const memoryPollMs = options.memoryPollMs ?? 200;
   const logger = options.logger ?? ((line: string) => process.stderr.write(line + "\n"));
   const root = findRoot(options.root);
-  const childEntry = options.childModule ?? path.join(root, "lib/jobs/sandbox/child.ts");
+  const childEntry =
+    options.childModule ?? path.join(root, options.compiled ? "dist/lib/jobs/sandbox/child.js" : "lib/jobs/sandbox/child.ts");
   const execArgv = [
-    "--import",
-    pathToFileURL(createRequire(path.join(root, "package.json")).resolve("tsx")).href,
-    "--import",
-    pathToFileURL(path.join(root, "scripts/node-hooks.mjs")).href,
+    ...(options.compiled
+      ? []
+      : [
+          "--import",
+          pathToFileURL(createRequire(path.join(root, "package.json")).resolve("tsx")).href,
+          "--import",
+          pathToFileURL(path.join(root, "scripts/node-hooks.mjs")).href,
+        ]),
     `--max-old-space-size=${options.memoryMb}`,
   ];
 

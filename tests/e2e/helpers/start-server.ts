@@ -12,7 +12,7 @@ function sourceHash(): string {
     "bash",
     [
       "-c",
-      `find app components lib public next.config.js package-lock.json tailwind.config.ts postcss.config.mjs tsconfig.json -type f \\( -name '*.ts' -o -name '*.tsx' -o -name '*.js' -o -name '*.mjs' -o -name '*.css' -o -name '*.json' -o -name '*.svg' -o -name '*.sql' \\) -not -path '*/node_modules/*' 2>/dev/null | LC_ALL=C sort | xargs cat 2>/dev/null | sha1sum | cut -d' ' -f1`,
+      `find app components lib public next.config.js package-lock.json tailwind.config.ts postcss.config.mjs tsconfig.json scripts/build-server.mjs -type f \\( -name '*.ts' -o -name '*.tsx' -o -name '*.js' -o -name '*.mjs' -o -name '*.css' -o -name '*.json' -o -name '*.svg' -o -name '*.sql' \\) -not -path '*/node_modules/*' 2>/dev/null | LC_ALL=C sort | xargs cat 2>/dev/null | sha1sum | cut -d' ' -f1`,
     ],
     { cwd: ROOT, encoding: "utf8" },
   );
