@@ -1,6 +1,8 @@
 /**
  * PDF core benchmark: info and split-into-every-page of a generated 500-page PDF, against
- * poppler's `pdfinfo` and `qpdf --split-pages` when they are installed (same machine, same run).
+ * poppler's `pdfinfo` and `qpdf --split-pages` when they are installed (same machine, same run);
+ * merge of 50 PDFs × 20 pages against `qpdf --empty --pages … --`; deleting every other page
+ * and rotating every page of the 500-page PDF against `qpdf --pages` and `qpdf --rotate`.
  *
  *   npx tsx --import ./scripts/node-hooks.mjs bench/pdf-core.ts [pages] [runs]
  *
@@ -14,6 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { readInfo } from "@/lib/engine/pdf/read-info";
+import { PdfMerger } from "@/lib/engine/pdf/merge-pdfs";
 import { extractPages, planSplit } from "@/lib/engine/pdf/split-pdf";
 import { makePdf } from "@/tests/helpers/pdf-fixtures";
 
@@ -138,6 +141,38 @@ async function main() {
       console.log(`  → quire split is ${(qpdfSplit / quireSplit).toFixed(2)}× the speed of qpdf`);
     } else {
       console.log("qpdf not installed (apt-get install qpdf): split comparison skipped");
+    }
+
+    // Merge: 50 files of 20 pages each (distinct files, as a caller sends them).
+    const mergeFiles = await Promise.all(
+      Array.from({ length: 50 }, async (_, n) => {
+        const file = path.join(dir, `merge-${n + 1}.pdf`);
+        await writeFile(file, makePdf({ pages: 20, text: (i) => `File ${n + 1} page ${i + 1}` }));
+        return file;
+      }),
+    );
+    console.log("");
+    const quireMerge = await measure("quire  merge 50 PDFs × 20 pages", async () => {
+      const merger = new PdfMerger();
+      try {
+        for (const file of mergeFiles) {
+          const doc = openPdf(await readFile(file));
+          try {
+            merger.add(doc, path.basename(file));
+          } finally {
+            doc.destroy();
+          }
+        }
+        writeFileSync(path.join(dir, "merged.pdf"), merger.finish());
+      } finally {
+        merger.destroy();
+      }
+    });
+    if (hasTool("qpdf")) {
+      const qpdfMerge = await measure("qpdf   --empty --pages (50 files)", () =>
+        runTool("qpdf", ["--empty", "--pages", ...mergeFiles, "--", path.join(dir, "qpdf-merged.pdf")]),
+      );
+      console.log(`  → quire merge takes ${(quireMerge / qpdfMerge).toFixed(2)}× qpdf's time (target ≤ 2×)`);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

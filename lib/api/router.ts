@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { QuireError, toQuireError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { getOperationByPath, operationMethods } from "@/lib/operations/registry";
-import type { OperationDefinition } from "@/lib/operations/types";
+import { takesSeveralFiles, type OperationDefinition } from "@/lib/operations/types";
 import { corsHeaders, readWireRequest, sendError, sendJson } from "./http";
 import { authenticate, type Caller } from "./auth";
 import { parseParams } from "@/lib/operations/wire";
@@ -121,7 +121,7 @@ async function runRoute(route: Route, base: Base) {
  */
 async function runOperation(op: OperationDefinition, req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller, started: number) {
   const wire = await readWireRequest(req, url, JSON_MAX, (part) => storePart(caller, part));
-  const parts = await keepChosenParts(wire.files, op.input === "images");
+  const parts = await keepChosenParts(wire.files, takesSeveralFiles(op.input));
   if (parts.length) wire.fields.url = parts.map((p) => p.url).join(",");
   const params = parseParams(wire.fields, op.params) as Record<string, unknown>;
   const r = await submitOperation(op, params, caller, started);

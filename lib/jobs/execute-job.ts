@@ -8,7 +8,7 @@ import { openSecret, sealSecret } from "@/lib/auth/secret-box";
 import { captureCredits, getBalance, releaseCredits } from "@/lib/credits/ledger";
 import { getOperation } from "@/lib/operations/registry";
 import { validateParams } from "@/lib/operations/wire";
-import type { OperationDefinition } from "@/lib/operations/types";
+import { takesSeveralFiles, type OperationDefinition } from "@/lib/operations/types";
 import type { RunResult, SourceFile } from "@/lib/operations/runner-types";
 import { fillReservedOutput, resolveOwnFile, safeFileName, storeOutput } from "@/lib/storage/local-store";
 import { egressDownloadToFile, egressFetch, fileNameFromResponse } from "@/lib/egress";
@@ -137,9 +137,10 @@ async function fetchSources(
 ): Promise<SourceFile[]> {
   if (op.input === "webpage") return [];
   const raw = String(params.url ?? "");
-  const urls = op.input === "images" ? raw.split(",").map((u) => u.trim()).filter(Boolean) : [raw.trim()];
+  const several = takesSeveralFiles(op.input);
+  const urls = several ? raw.split(",").map((u) => u.trim()).filter(Boolean) : [raw.trim()];
   if (urls.length === 0) throw new QuireError(400, "url: give the URL of the source file");
-  if (urls.length > 500) throw new QuireError(454, "url: at most 500 images per call");
+  if (urls.length > 500) throw new QuireError(454, `url: at most 500 ${op.input === "images" ? "images" : "files"} per call`);
   const auth = basicAuthOf(params);
   const out: SourceFile[] = [];
   for (const [i, url] of urls.entries()) {
@@ -152,13 +153,19 @@ async function fetchSources(
       contentType = own.row.contentType;
     } else {
       const cfg = getConfig();
-      const got = await egressDownloadToFile(url, dest, {
-        basicAuth: auth,
-        maxBytes: cfg.sourceMaxBytes,
-        timeoutMs: cfg.sourceTimeoutMs,
-      });
-      name = got.name;
-      contentType = got.contentType;
+      try {
+        const got = await egressDownloadToFile(url, dest, {
+          basicAuth: auth,
+          maxBytes: cfg.sourceMaxBytes,
+          timeoutMs: cfg.sourceTimeoutMs,
+        });
+        name = got.name;
+        contentType = got.contentType;
+      } catch (e) {
+        // With several URLs the caller needs to know which one failed.
+        if (urls.length < 2 || !isQuireError(e)) throw e;
+        throw new QuireError(e.status, `url #${i + 1} (${url.slice(0, 120)}): ${e.message.replace(/^url: /, "")}`);
+      }
     }
     if (profiles?.DataDecryptionAlgorithm) {
       const bytes = await fsp.readFile(dest);

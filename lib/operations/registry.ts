@@ -13,6 +13,7 @@ import { operation as pdfConvertToHtml } from "./pdf-convert-to-html/contract";
 import { operation as aiInvoiceParser } from "./ai-invoice-parser/contract";
 import { operation as pdfClassifier } from "./pdf-classifier/contract";
 import { operation as pdfEditAdd } from "./pdf-edit-add/contract";
+import { operation as pdfMerge } from "./pdf-merge/contract";
 
 /**
  * Every operation of Quire, by id. Universal (client + server): the API router, the OpenAPI
@@ -33,6 +34,7 @@ export const operations: OperationDefinition[] = [
   pdfCompress,
   pdfOptimize,
   pdfEditAdd,
+  pdfMerge,
 ] as OperationDefinition[];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

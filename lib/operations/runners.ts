@@ -24,6 +24,7 @@ export const operationRunners: Record<string, RunnerLoader> = {
   "ai-invoice-parser": () => import("./ai-invoice-parser/runner").then((m) => m.run),
   "pdf-classifier": () => import("./pdf-classifier/runner").then((m) => m.run),
   "pdf-edit-add": () => import("./pdf-edit-add/runner").then((m) => m.run),
+  "pdf-merge": () => import("./pdf-merge/runner").then((m) => m.run),
 };
 
 /** Document tasks of Quire itself that run in the sandbox too, but are not public operations. */

@@ -6,7 +6,14 @@ export type InputKind =
   | "document" // one file from `url`: PDF or image (PNG, JPEG, TIFF...)
   | "images" // several files: `url` holds comma-separated URLs
   | "sheet" // one spreadsheet file (.xls, .xlsx, .ods, .csv)
-  | "webpage"; // nothing is downloaded: the runner loads `url` in the browser through the egress guard
+  | "webpage" // nothing is downloaded: the runner loads `url` in the browser through the egress guard
+  | "pdfs" // several PDFs: `url` holds comma-separated URLs (merge)
+  | "files"; // several documents of any kind the operation converts: comma-separated URLs (merge2)
+
+/** Whether `url` holds several comma-separated URLs (and a multipart call may send several files). */
+export function takesSeveralFiles(kind: InputKind | string): boolean {
+  return kind === "images" || kind === "pdfs" || kind === "files";
+}
 
 /**
  * The contract of one operation: declared once, used by the wire parser, the job re-check,

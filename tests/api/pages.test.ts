@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startQuire, waitForJob, type QuireServer } from "../helpers/quire-server";
+import { download, uploadBytes } from "../helpers/api-client";
+import { startLoopbackServer, type LoopbackServer } from "../helpers/loopback-server";
+import { encryptPdf, makeDamagedPdf, makeFormPdf, makePdf, pageTexts } from "../helpers/pdf-fixtures";
+
+/**
+ * Page and document operations over HTTP: merge, merge2, split2, delete-pages, rotate,
+ * rotate/auto, security add/remove, and optimize's `url`. Requests reproduce what the public
+ * API's official Python samples send (form-encoded `data=`, `"True"` booleans, JSON strings
+ * without a content type, presigned uploads named with application/octet-stream).
+ */
+
+let q: QuireServer;
+let callbacks: LoopbackServer;
+
+beforeAll(async () => {
+  callbacks = await startLoopbackServer((_req, res) => res.end("ok"));
+  q = await startQuire({ env: { EGRESS_ALLOW: `127.0.0.1:${callbacks.port}` } });
+}, 120_000);
+afterAll(async () => {
+  await q?.stop();
+  await callbacks?.close();
+});
+
+/** What the Python samples do to upload: presigned URL named application/octet-stream, raw PUT. */
+const sampleUpload = (bytes: Uint8Array, name: string) => uploadBytes(q, bytes, name, "application/octet-stream");
+
+/** `requests.post(url, data=parameters)`: form-encoded, Python's True/False for booleans. */
+function samplePost(path: string, parameters: Record<string, string | number | boolean>, key?: string) {
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(parameters)) form.set(k, typeof v === "boolean" ? (v ? "True" : "False") : String(v));
+  return q.api(path, { method: "POST", body: form, key });
+}
+
+/** A fresh account with a known balance, for credit checks. */
+async function userKey(credits: number) {
+  const email = `pages-${Math.random().toString(36).slice(2)}@test.local`;
+  const r = await q.cli(["create-user", email, "--password", "password123", "--credits", String(credits)]);
+  if (r.code !== 0) throw new Error(r.out);
+  return /api key:\s+(qk_\S+)/.exec(r.out)![1];
+}
+
+const labelled = (label: string, pages: number) => makePdf({ pages, text: (i) => `${label}${i + 1}` });
+
+async function waitForCallback(path: string) {
+  const deadline = Date.now() + 20_000;
+  while (!callbacks.requests.some((x) => x.url === path) && Date.now() < deadline) await new Promise((s) => setTimeout(s, 200));
+  const hit = callbacks.requests.find((x) => x.url === path);
+  if (!hit) throw new Error(`no callback at ${path}`);
+  return JSON.parse(hit.body.toString("utf8"));
+}
+
+describe("POST /v1/pdf/merge", () => {
+  it("POST /v1/pdf/merge (the official sample: uploaded files, form-encoded, name; pages in order; credits per page)", async () => {
+    const key = await userKey(100);
+    const a = await sampleUpload(labelled("A", 2), "sample1.pdf");
+    const b = await sampleUpload(labelled("B", 3), "sample2.pdf");
+    const r = await samplePost("/v1/pdf/merge", { name: "result.pdf", url: `${a},${b}` }, key);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.error).toBe(false);
+    expect(r.body.pageCount).toBe(5);
+    expect(r.body.credits).toBe(1 + 5);
+    expect(r.body.remainingCredits).toBe(100 - 6);
+    expect(r.body.name).toBe("result.pdf");
+    const out = await download(r.body.url);
+    expect(out.headers.get("content-type")).toBe("application/pdf");
+    expect(pageTexts(out.bytes)).toEqual(["A1", "A2", "B1", "B2", "B3"]);
+  });
+
+  it("POST /v1/pdf/merge (async sample: promised url holds the merged PDF; callback gets the job result)", async () => {
+    const a = await sampleUpload(labelled("A", 1), "sample1.pdf");
+    const b = await sampleUpload(labelled("B", 1), "sample2.pdf");
+    const r = await samplePost("/v1/pdf/merge", { async: true, name: "result.pdf", url: `${a},${b}`, callback: `${callbacks.origin}/merge-done` });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const done = await waitForJob(q, r.body.jobId);
+    expect(done.status).toBe("success");
+    expect(pageTexts((await download(r.body.url)).bytes)).toEqual(["A1", "B1"]);
+    const hook = await waitForCallback("/merge-done");
+    expect(hook).toMatchObject({ jobId: r.body.jobId, status: "success", pageCount: 2 });
+  });
+
+  it("POST /v1/pdf/merge (forms of both inputs kept, clashing names renamed; GenerateBookmarks)", async () => {
+    const form = await sampleUpload(await makeFormPdf(), "form.pdf");
+    const r = await q.api("/v1/pdf/merge", { json: { url: `${form},${form}`, profiles: { GenerateBookmarks: true } } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.message).toMatch(/name → name_2/);
+    const fields = await q.api("/v1/pdf/info/fields", { json: { url: r.body.url } });
+    const names = fields.body.info.FieldsInfo.Fields.map((f: { FieldName: string }) => f.FieldName);
+    expect(names).toEqual(expect.arrayContaining(["name", "name_2", "country", "country_2"]));
+    const info = await q.api("/v1/pdf/info", { json: { url: r.body.url } });
+    expect(info.body.info.PageCount).toBe(4);
+  });
+
+  it("POST /v1/pdf/merge (one damaged input → 442 naming it; nothing charged)", async () => {
+    const key = await userKey(50);
+    const a = await sampleUpload(labelled("A", 1), "one.pdf");
+    const b = await sampleUpload(labelled("B", 1), "two.pdf");
+    const bad = await sampleUpload(makeDamagedPdf("truncated"), "name.pdf");
+    const r = await q.api("/v1/pdf/merge", { json: { url: [a, b, bad].join(",") }, key });
+    expect(r.status).toBe(442);
+    expect(r.body).toMatchObject({ error: true, status: 442 });
+    expect(r.body.message).toMatch(/^url #3 \(name\.pdf\): /);
+    expect((await q.api("/v1/account/credit/balance", { key })).body.remainingCredits).toBe(50);
+  });
+
+  it("POST /v1/pdf/merge (missing password for one input → 441 naming it; password and passwords open them)", async () => {
+    const plain = await sampleUpload(labelled("P", 1), "plain.pdf");
+    const locked = await sampleUpload(encryptPdf(labelled("L", 1), { userPassword: "s3cret" }), "locked.pdf");
+    const other = await sampleUpload(encryptPdf(labelled("O", 1), { userPassword: "other,pw" }), "other.pdf");
+    const missing = await q.api("/v1/pdf/merge", { json: { url: `${plain},${locked}` } });
+    expect(missing.status).toBe(441);
+    expect(missing.body.message).toMatch(/^url #2 \(locked\.pdf\): this PDF is encrypted/);
+    const ok = await q.api("/v1/pdf/merge", { json: { url: `${plain},${locked},${other}`, password: "s3cret", passwords: ["", "", "other,pw"] } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(pageTexts((await download(ok.body.url)).bytes)).toEqual(["P1", "L1", "O1"]);
+    // A JSON array sent as a form field is read too.
+    const form = await samplePost("/v1/pdf/merge", { url: `${locked},${other}`, passwords: JSON.stringify(["s3cret", "other,pw"]) });
+    expect(form.status, JSON.stringify(form.body)).toBe(200);
+  });
+
+  it("POST /v1/pdf/merge (multipart with several file parts)", async () => {
+    const body = new FormData();
+    body.append("file", new Blob([new Uint8Array(labelled("X", 1))], { type: "application/pdf" }), "x.pdf");
+    body.append("file", new Blob([new Uint8Array(labelled("Y", 2))], { type: "application/pdf" }), "y.pdf");
+    const r = await q.api("/v1/pdf/merge", { method: "POST", body });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(pageTexts((await download(r.body.url)).bytes)).toEqual(["X1", "Y1", "Y2"]);
+  });
+});
