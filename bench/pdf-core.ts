@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { readInfo } from "@/lib/engine/pdf/read-info";
+import { deletePages, rotatePages, savePdf } from "@/lib/engine/pdf/edit-pages";
 import { PdfMerger } from "@/lib/engine/pdf/merge-pdfs";
 import { extractPages, planSplit } from "@/lib/engine/pdf/split-pdf";
 import { makePdf } from "@/tests/helpers/pdf-fixtures";
@@ -173,6 +174,38 @@ async function main() {
         runTool("qpdf", ["--empty", "--pages", ...mergeFiles, "--", path.join(dir, "qpdf-merged.pdf")]),
       );
       console.log(`  → quire merge takes ${(quireMerge / qpdfMerge).toFixed(2)}× qpdf's time (target ≤ 2×)`);
+    }
+
+    // Page edits on the 500-page file, read from and written to disk like the CLI.
+    console.log("");
+    const evenPages = Array.from({ length: Math.floor(pages / 2) }, (_, i) => i * 2 + 1);
+    const quireDelete = await measure(`quire  delete ${evenPages.length} of ${pages} pages`, async () => {
+      const doc = openPdf(await readFile(source));
+      try {
+        deletePages(doc, evenPages);
+        writeFileSync(path.join(dir, "deleted.pdf"), savePdf(doc, true));
+      } finally {
+        doc.destroy();
+      }
+    });
+    const quireRotate = await measure(`quire  rotate ${pages} pages by 90°`, async () => {
+      const doc = openPdf(await readFile(source));
+      try {
+        rotatePages(doc, Array.from({ length: pages }, (_, i) => i), 90);
+        writeFileSync(path.join(dir, "rotated.pdf"), savePdf(doc, false));
+      } finally {
+        doc.destroy();
+      }
+    });
+    if (hasTool("qpdf")) {
+      const qpdfDelete = await measure(`qpdf   --pages 1-z:odd (keep ${pages - evenPages.length})`, () =>
+        runTool("qpdf", [source, "--pages", source, "1-z:odd", "--", path.join(dir, "qpdf-deleted.pdf")]),
+      );
+      console.log(`  → quire delete-pages takes ${(quireDelete / qpdfDelete).toFixed(2)}× qpdf's time (target ≤ 2×)`);
+      const qpdfRotate = await measure(`qpdf   --rotate=+90 (${pages} pages)`, () =>
+        runTool("qpdf", [source, path.join(dir, "qpdf-rotated.pdf"), "--rotate=+90"]),
+      );
+      console.log(`  → quire rotate takes ${(quireRotate / qpdfRotate).toFixed(2)}× qpdf's time (target ≤ 2×)`);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

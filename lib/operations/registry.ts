@@ -14,6 +14,8 @@ import { operation as aiInvoiceParser } from "./ai-invoice-parser/contract";
 import { operation as pdfClassifier } from "./pdf-classifier/contract";
 import { operation as pdfEditAdd } from "./pdf-edit-add/contract";
 import { operation as pdfMerge } from "./pdf-merge/contract";
+import { operation as pdfEditDeletePages } from "./pdf-edit-delete-pages/contract";
+import { operation as pdfEditRotate } from "./pdf-edit-rotate/contract";
 
 /**
  * Every operation of Quire, by id. Universal (client + server): the API router, the OpenAPI
@@ -35,6 +37,8 @@ export const operations: OperationDefinition[] = [
   pdfOptimize,
   pdfEditAdd,
   pdfMerge,
+  pdfEditDeletePages,
+  pdfEditRotate,
 ] as OperationDefinition[];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

@@ -25,6 +25,8 @@ export const operationRunners: Record<string, RunnerLoader> = {
   "pdf-classifier": () => import("./pdf-classifier/runner").then((m) => m.run),
   "pdf-edit-add": () => import("./pdf-edit-add/runner").then((m) => m.run),
   "pdf-merge": () => import("./pdf-merge/runner").then((m) => m.run),
+  "pdf-edit-delete-pages": () => import("./pdf-edit-delete-pages/runner").then((m) => m.run),
+  "pdf-edit-rotate": () => import("./pdf-edit-rotate/runner").then((m) => m.run),
 };
 
 /** Document tasks of Quire itself that run in the sandbox too, but are not public operations. */

@@ -1,3 +1,4 @@
+import * as mupdf from "mupdf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startQuire, waitForJob, type QuireServer } from "../helpers/quire-server";
 import { download, uploadBytes } from "../helpers/api-client";
@@ -39,6 +40,16 @@ async function userKey(credits: number) {
   const r = await q.cli(["create-user", email, "--password", "password123", "--credits", String(credits)]);
   if (r.code !== 0) throw new Error(r.out);
   return /api key:\s+(qk_\S+)/.exec(r.out)![1];
+}
+
+/** The /Rotate of every page, as viewers apply it. */
+function rotations(bytes: Uint8Array): number[] {
+  const doc = new mupdf.PDFDocument(Buffer.from(bytes));
+  try {
+    return Array.from({ length: doc.countPages() }, (_, i) => doc.findPage(i).getInheritable("Rotate").asNumber());
+  } finally {
+    doc.destroy();
+  }
 }
 
 const labelled = (label: string, pages: number) => makePdf({ pages, text: (i) => `${label}${i + 1}` });
@@ -126,5 +137,55 @@ describe("POST /v1/pdf/merge", () => {
     const r = await q.api("/v1/pdf/merge", { method: "POST", body });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(pageTexts((await download(r.body.url)).bytes)).toEqual(["X1", "Y1", "Y2"]);
+  });
+});
+
+describe("POST /v1/pdf/edit/delete-pages and /v1/pdf/edit/rotate", () => {
+  it("POST /v1/pdf/edit/delete-pages (the official sample: JSON with url, name, pages 1-2 → the first two pages go; credits per page)", async () => {
+    const key = await userKey(100);
+    const src = await sampleUpload(makePdf({ pages: 5 }), "sample.pdf");
+    const r = await q.api("/v1/pdf/edit/delete-pages", { json: { url: src, name: "result.pdf", pages: "1-2" }, key });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.pageCount).toBe(3);
+    expect(r.body.credits).toBe(1 + 3);
+    expect(r.body.name).toBe("result.pdf");
+    expect(pageTexts((await download(r.body.url)).bytes)).toEqual(["Page 3", "Page 4", "Page 5"]);
+    // The older sample sends the same fields form-encoded.
+    const form = await samplePost("/v1/pdf/edit/delete-pages", { url: src, name: "result.pdf", pages: "!1" });
+    expect(pageTexts((await download(form.body.url)).bytes)).toEqual(["Page 1", "Page 2", "Page 3", "Page 4"]);
+  });
+
+  it("POST /v1/pdf/edit/delete-pages (async: the promised url holds the PDF; bad selections answer 449/450/400)", async () => {
+    const src = await sampleUpload(makePdf({ pages: 3 }), "three.pdf");
+    const a = await q.api("/v1/pdf/edit/delete-pages", { json: { url: src, pages: "2", async: true } });
+    expect((await waitForJob(q, a.body.jobId)).status).toBe("success");
+    expect(pageTexts((await download(a.body.url)).bytes)).toEqual(["Page 1", "Page 3"]);
+    expect((await q.api("/v1/pdf/edit/delete-pages", { json: { url: src, pages: "4" } })).status).toBe(449);
+    const all = await q.api("/v1/pdf/edit/delete-pages", { json: { url: src, pages: "1-" } });
+    expect(all.status).toBe(450);
+    expect(all.body.message).toMatch(/at least one page/);
+    const none = await q.api("/v1/pdf/edit/delete-pages", { json: { url: src } });
+    expect(none.status).toBe(400);
+    expect(none.body.message).toMatch(/^pages: required/);
+  });
+
+  it("POST /v1/pdf/edit/rotate (the official sample: angle 90, pages 0-2,4, form-encoded; sync and async)", async () => {
+    const src = await sampleUpload(makePdf({ pages: 6 }), "sample.pdf");
+    const r = await samplePost("/v1/pdf/edit/rotate", { url: src, name: "result.pdf", angle: 90, pages: "0-2,4" });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.pageCount).toBe(6);
+    const info = await q.api("/v1/pdf/info", { json: { url: r.body.url } });
+    expect(info.body.info.PageCount).toBe(6);
+    expect(rotations((await download(r.body.url)).bytes)).toEqual([90, 90, 90, 0, 90, 0]);
+    const a = await samplePost("/v1/pdf/edit/rotate", { url: src, name: "result.pdf", angle: 90, pages: "0-2,4", async: true });
+    expect((await waitForJob(q, a.body.jobId)).status).toBe("success");
+    expect((await download(a.body.url)).headers.get("content-type")).toBe("application/pdf");
+  });
+
+  it("POST /v1/pdf/edit/rotate (an angle that is not a multiple of 90 → 454 naming angle)", async () => {
+    const src = await sampleUpload(makePdf({ pages: 1 }), "one.pdf");
+    const r = await q.api("/v1/pdf/edit/rotate", { json: { url: src, angle: 45 } });
+    expect(r.status).toBe(454);
+    expect(r.body.message).toMatch(/^angle: use 90, 180 or 270/);
   });
 });
