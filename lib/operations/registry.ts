@@ -16,6 +16,8 @@ import { operation as pdfEditAdd } from "./pdf-edit-add/contract";
 import { operation as pdfMerge } from "./pdf-merge/contract";
 import { operation as pdfEditDeletePages } from "./pdf-edit-delete-pages/contract";
 import { operation as pdfEditRotate } from "./pdf-edit-rotate/contract";
+import { operation as pdfSecurityAdd } from "./pdf-security-add/contract";
+import { operation as pdfSecurityRemove } from "./pdf-security-remove/contract";
 
 /**
  * Every operation of Quire, by id. Universal (client + server): the API router, the OpenAPI
@@ -39,6 +41,8 @@ export const operations: OperationDefinition[] = [
   pdfMerge,
   pdfEditDeletePages,
   pdfEditRotate,
+  pdfSecurityAdd,
+  pdfSecurityRemove,
 ] as OperationDefinition[];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

@@ -27,6 +27,8 @@ export const operationRunners: Record<string, RunnerLoader> = {
   "pdf-merge": () => import("./pdf-merge/runner").then((m) => m.run),
   "pdf-edit-delete-pages": () => import("./pdf-edit-delete-pages/runner").then((m) => m.run),
   "pdf-edit-rotate": () => import("./pdf-edit-rotate/runner").then((m) => m.run),
+  "pdf-security-add": () => import("./pdf-security-add/runner").then((m) => m.run),
+  "pdf-security-remove": () => import("./pdf-security-remove/runner").then((m) => m.run),
 };
 
 /** Document tasks of Quire itself that run in the sandbox too, but are not public operations. */

@@ -189,3 +189,77 @@ describe("POST /v1/pdf/edit/delete-pages and /v1/pdf/edit/rotate", () => {
     expect(r.body.message).toMatch(/^angle: use 90, 180 or 270/);
   });
 });
+
+/** `requests.post(url, data=json.dumps(parameters, indent=4))`: JSON text without a content type. */
+function samplePostJsonText(path: string, parameters: Record<string, unknown>) {
+  return q.api(path, { method: "POST", body: new Uint8Array(Buffer.from(JSON.stringify(parameters, null, 4))) });
+}
+
+describe("POST /v1/pdf/security/add and /v1/pdf/security/remove", () => {
+  it("POST /v1/pdf/security/add (the official sample: JSON text without content type, AES_128bit, every permission; the output opens with the user password)", async () => {
+    const src = await sampleUpload(makePdf({ pages: 2 }), "sample1.pdf");
+    const r = await samplePostJsonText("/v1/pdf/security/add", {
+      name: "protected.pdf",
+      url: src,
+      ownerPassword: "123456",
+      userPassword: "654321",
+      encryptionAlgorithm: "AES_128bit",
+      allowAccessibilitySupport: true,
+      allowAssemblyDocument: true,
+      allowPrintDocument: true,
+      allowFillForms: true,
+      allowModifyDocument: true,
+      allowContentExtraction: true,
+      allowModifyAnnotations: true,
+      printQuality: "HighResolution",
+      async: false,
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.name).toBe("protected.pdf");
+    const out = (await download(r.body.url)).bytes;
+    const doc = new mupdf.PDFDocument(out);
+    try {
+      expect(doc.needsPassword()).toBe(true);
+      expect(doc.authenticatePassword("654321")).toBeGreaterThan(0);
+    } finally {
+      doc.destroy();
+    }
+    // Quire itself reads it back with the password.
+    const info = await q.api("/v1/pdf/info", { json: { url: r.body.url, password: "654321" } });
+    expect(info.body.info).toMatchObject({ Encrypted: true, PageCount: 2, PermissionPrinting: true });
+    const locked = await q.api("/v1/pdf/info", { json: { url: r.body.url } });
+    expect(locked.status).toBe(441);
+  });
+
+  it("POST /v1/pdf/security/add (PascalCase names as the MCP server sends them; restrictions hold for the user)", async () => {
+    const src = await sampleUpload(makePdf(), "doc.pdf");
+    const r = await q.api("/v1/pdf/security/add", {
+      json: { url: src, ownerPassword: "owner", userPassword: "", EncryptionAlgorithm: "RC4_128bit", AllowPrintDocument: true, PrintQuality: "LowResolution" },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const info = await q.api("/v1/pdf/info", { json: { url: r.body.url } });
+    expect(info.body.info).toMatchObject({ Encrypted: true, PermissionPrinting: true, PermissionHighQualityPrint: false, PermissionContentExtraction: false, PermissionModifyDocument: false });
+  });
+
+  it("POST /v1/pdf/security/add (async with callback; bad algorithm → 454)", async () => {
+    const src = await sampleUpload(makePdf(), "doc.pdf");
+    const a = await q.api("/v1/pdf/security/add", { json: { url: src, ownerPassword: "o", userPassword: "u", async: true, callback: `${callbacks.origin}/secured` } });
+    expect((await waitForJob(q, a.body.jobId)).status).toBe("success");
+    expect(await waitForCallback("/secured")).toMatchObject({ jobId: a.body.jobId, status: "success" });
+    expect(pageTexts((await download(a.body.url)).bytes, "u")).toEqual(["Page 1"]);
+    const bad = await q.api("/v1/pdf/security/add", { json: { url: src, ownerPassword: "o", encryptionAlgorithm: "DES" } });
+    expect(bad.status).toBe(454);
+    expect(bad.body.message).toMatch(/^encryptionAlgorithm: /);
+  });
+
+  it("POST /v1/pdf/security/remove (the official sample: JSON text, password admin@123; a wrong password → 441)", async () => {
+    const src = await sampleUpload(encryptPdf(makePdf({ pages: 2 }), { userPassword: "admin@123", ownerPassword: "owner" }), "ProtectedPDFFile.pdf");
+    const r = await samplePostJsonText("/v1/pdf/security/remove", { name: "unprotected.pdf", url: src, password: "admin@123", async: false });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.name).toBe("unprotected.pdf");
+    const info = await q.api("/v1/pdf/info", { json: { url: r.body.url } });
+    expect(info.body.info).toMatchObject({ Encrypted: false, PageCount: 2 });
+    const wrong = await q.api("/v1/pdf/security/remove", { json: { url: src, password: "nope" } });
+    expect(wrong.status).toBe(441);
+  });
+});
