@@ -121,9 +121,43 @@ async function runRoute(route: Route, base: Base) {
  */
 async function runOperation(op: OperationDefinition, req: IncomingMessage, res: ServerResponse, url: URL, caller: Caller, started: number) {
   const wire = await readWireRequest(req, url, JSON_MAX, (part) => storePart(caller, part));
+  const rejoined = rejoinCutUrl(url.search);
+  if (rejoined !== undefined && wire.fields.url === new URLSearchParams(url.search).get("url")) wire.fields.url = rejoined;
   const parts = await keepChosenParts(wire.files, takesSeveralFiles(op.input));
   if (parts.length) wire.fields.url = parts.map((p) => p.url).join(",");
   const params = parseParams(wire.fields, op.params) as Record<string, unknown>;
   const r = await submitOperation(op, params, caller, started);
   return sendJson(res, r.status, r.body);
+}
+
+/** Query keys of Quire's own file links (`/files/<id>/<name>?exp=…&sig=…`); no operation takes them. */
+const LINK_KEYS = new Set(["exp", "sig"]);
+
+/**
+ * The `url` of a query string in which a client pasted file links unencoded (the public API's
+ * official samples do: `...&url=<uploaded file url>`). Quire's links carry their own
+ * `?exp=…&sig=…`, so each arrives cut at its `&`: `url=…?exp=1` and `sig=…`. The pieces that
+ * follow `url` and belong to a link are joined back; undefined when there is nothing to join.
+ */
+export function rejoinCutUrl(search: string): string | undefined {
+  const parts = search.replace(/^\?/, "").split("&");
+  const start = parts.findIndex((p) => /^url=/i.test(p));
+  if (start < 0) return undefined;
+  let value = parts[start].slice(4);
+  let joined = false;
+  for (let i = start + 1; i < parts.length; i++) {
+    const key = decodeQueryPart(parts[i].split("=")[0]).toLowerCase();
+    if (!LINK_KEYS.has(key)) continue;
+    value += `&${parts[i]}`;
+    joined = true;
+  }
+  return joined ? decodeQueryPart(value) : undefined;
+}
+
+function decodeQueryPart(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return text;
+  }
 }

@@ -265,6 +265,7 @@ async function buildSuccess(
     }
     if (!multiple && stored.length === 1) body.url = row.promisedUrl ?? body.url;
   }
+  if (op.resultFile?.alsoUrls && !multiple && typeof body.url === "string") body.urls = [body.url];
   return { ...body, error: false, status: 200 };
 }
 

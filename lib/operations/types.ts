@@ -46,7 +46,13 @@ export interface OperationDefinition<S extends z.ZodObject = z.ZodObject, R exte
    * The file an async call's promised `url` will hold: its default name and type. Operations
    * without file outputs (info, classifier, invoice) leave it out; their URL then holds the JSON result.
    */
-  resultFile?: { name: string; contentType: string; multiple?: boolean };
+  resultFile?: {
+    name: string;
+    contentType: string;
+    multiple?: boolean;
+    /** One file answered as `url` and also as a one-item `urls` (v1 optimize: clients read either). */
+    alsoUrls?: boolean;
+  };
   /**
    * The fields this operation adds to the success envelope (info, body, url or urls...), each with
    * a description. The common fields (error, status, credits, duration...) come from

@@ -263,3 +263,43 @@ describe("POST /v1/pdf/security/add and /v1/pdf/security/remove", () => {
     expect(wrong.status).toBe(441);
   });
 });
+
+describe("optimize's url, presigned content types", () => {
+  it("POST /v1/pdf/optimize (the official samples: GET with the query string reads `url`; async sample downloads the PDF from the first answer's url)", async () => {
+    const src = await sampleUpload(makePdf({ pages: 2 }), "sample.pdf");
+    const r = await q.api(`/v1/pdf/optimize?name=result.pdf&password=&url=${src}`, { headers: { "content-type": "application/octet-stream" } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.urls).toEqual([r.body.url]);
+    const out = await download(r.body.url);
+    expect(out.headers.get("content-type")).toBe("application/pdf");
+    expect(pageTexts(out.bytes)).toEqual(["Page 1", "Page 2"]);
+    const a = await q.api(`/v1/pdf/optimize?async=True&name=result.pdf&password=&url=${src}`, { headers: { "content-type": "application/octet-stream" } });
+    expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect((await waitForJob(q, a.body.jobId)).status).toBe("success");
+    const promised = await download(a.body.url);
+    expect(promised.headers.get("content-type")).toBe("application/pdf");
+    expect(pageTexts(promised.bytes)).toEqual(["Page 1", "Page 2"]);
+    // The advanced sample: form-encoded profiles in single-quoted pseudo-JSON.
+    const adv = await samplePost("/v1/pdf/optimize", {
+      name: "result.pdf",
+      password: "",
+      url: src,
+      profiles: "{ 'ImageOptimizationFormat': 'JPEG', 'JPEGQuality': 25, 'ResampleImages': true, 'ResamplingResolution': 120, 'GrayscaleImages': false }",
+    });
+    expect(adv.status, JSON.stringify(adv.body)).toBe(200);
+    expect(adv.body.url).toBeTruthy();
+  });
+
+  it("GET /v1/file/upload/get-presigned-url (the named contenttype wins over the PUT's Content-Type; generic names take the PUT's)", async () => {
+    const pre = await q.api("/v1/file/upload/get-presigned-url?name=doc.pdf&contenttype=application/pdf");
+    const put = await fetch(pre.body.presignedUrl, { method: "PUT", body: new Uint8Array(makePdf()), headers: { "content-type": "text/html" } });
+    expect(put.status).toBe(200);
+    expect((await download(pre.body.url)).headers.get("content-type")).toBe("application/pdf");
+    const generic = await q.api("/v1/file/upload/get-presigned-url?name=img.png&contenttype=application/octet-stream");
+    await fetch(generic.body.presignedUrl, { method: "PUT", body: new Uint8Array([1, 2, 3]), headers: { "content-type": "image/png" } });
+    expect((await download(generic.body.url)).headers.get("content-type")).toBe("image/png");
+    const sample = await q.api("/v1/file/upload/get-presigned-url?contenttype=application/octet-stream&name=sample.pdf");
+    await fetch(sample.body.presignedUrl, { method: "PUT", body: new Uint8Array(makePdf()), headers: { "content-type": "application/octet-stream" } });
+    expect((await download(sample.body.url)).headers.get("content-type")).toBe("application/octet-stream");
+  });
+});
