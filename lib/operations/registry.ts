@@ -18,6 +18,7 @@ import { operation as pdfEditDeletePages } from "./pdf-edit-delete-pages/contrac
 import { operation as pdfEditRotate } from "./pdf-edit-rotate/contract";
 import { operation as pdfSecurityAdd } from "./pdf-security-add/contract";
 import { operation as pdfSecurityRemove } from "./pdf-security-remove/contract";
+import { operation as pdfSplit2 } from "./pdf-split2/contract";
 
 /**
  * Every operation of Quire, by id. Universal (client + server): the API router, the OpenAPI
@@ -43,6 +44,7 @@ export const operations: OperationDefinition[] = [
   pdfEditRotate,
   pdfSecurityAdd,
   pdfSecurityRemove,
+  pdfSplit2,
 ] as OperationDefinition[];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

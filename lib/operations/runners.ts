@@ -29,6 +29,7 @@ export const operationRunners: Record<string, RunnerLoader> = {
   "pdf-edit-rotate": () => import("./pdf-edit-rotate/runner").then((m) => m.run),
   "pdf-security-add": () => import("./pdf-security-add/runner").then((m) => m.run),
   "pdf-security-remove": () => import("./pdf-security-remove/runner").then((m) => m.run),
+  "pdf-split2": () => import("./pdf-split2/runner").then((m) => m.run),
 };
 
 /** Document tasks of Quire itself that run in the sandbox too, but are not public operations. */

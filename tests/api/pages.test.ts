@@ -303,3 +303,51 @@ describe("optimize's url, presigned content types", () => {
     expect((await download(sample.body.url)).headers.get("content-type")).toBe("application/octet-stream");
   });
 });
+
+describe("POST /v1/pdf/split2", () => {
+  /** Three invoices of 2, 1 and 3 pages: the first page of each says "INVOICE NUMBER 100n". */
+  const batch = () =>
+    makePdf({ pages: 6, text: (i) => ({ 0: "INVOICE NUMBER 1001", 2: "Invoice Number 1002", 3: "INVOICE NUMBER 1003" })[i] ?? `Details page ${i + 1}` });
+
+  it("POST /v1/pdf/split2 (the official text sample: searchString \"invoice number\", form-encoded; urls per invoice; credits per page)", async () => {
+    const key = await userKey(100);
+    const src = await sampleUpload(batch(), "sample.pdf");
+    const r = await samplePost("/v1/pdf/split2", { searchString: "invoice number", url: src }, key);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.urls).toHaveLength(3);
+    expect(r.body.pageCount).toBe(6);
+    expect(r.body.credits).toBe(1 + 6);
+    const parts = await Promise.all(r.body.urls.map((u: string) => download(u)));
+    expect(parts.map((p) => pageTexts(p.bytes).length)).toEqual([2, 1, 3]);
+    expect(parts.map((p) => /filename="([^"]+)"/.exec(p.headers.get("content-disposition")!)![1])).toEqual([
+      "result_page1-2.pdf",
+      "result_page3.pdf",
+      "result_page4-6.pdf",
+    ]);
+  });
+
+  it("POST /v1/pdf/split2 (the official async text sample: the promised url holds the JSON list of part URLs)", async () => {
+    const src = await sampleUpload(batch(), "sample.pdf");
+    const r = await samplePost("/v1/pdf/split2", { async: true, searchString: "invoice number", url: src });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await waitForJob(q, r.body.jobId)).status).toBe("success");
+    const list = JSON.parse((await download(r.body.url)).bytes.toString("utf8")) as string[];
+    expect(list).toHaveLength(3);
+    expect(pageTexts((await download(list[1])).bytes)).toEqual(["Invoice Number 1002"]);
+  });
+
+  it("POST /v1/pdf/split2 (no page matches → one output, the whole file, and a message; invalid regex → 400)", async () => {
+    const src = await sampleUpload(batch(), "sample.pdf");
+    const none = await q.api("/v1/pdf/split2", { json: { url: src, searchString: "purchase order" } });
+    expect(none.status, JSON.stringify(none.body)).toBe(200);
+    expect(none.body.urls).toHaveLength(1);
+    expect(none.body.message).toMatch(/was not found/);
+    expect(pageTexts((await download(none.body.urls[0])).bytes)).toHaveLength(6);
+    const bad = await q.api("/v1/pdf/split2", { json: { url: src, searchString: "[0-9", regexSearch: true } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^searchString: not a valid regular expression/);
+    const re = await q.api("/v1/pdf/split2", { json: { url: src, searchString: "100[23]$", regexSearch: "True", excludeKeyPages: "true", caseSensitive: false } });
+    expect(re.status, JSON.stringify(re.body)).toBe(200);
+    expect(re.body.urls).toHaveLength(2);
+  });
+});
