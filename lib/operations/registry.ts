@@ -19,6 +19,7 @@ import { operation as pdfEditRotate } from "./pdf-edit-rotate/contract";
 import { operation as pdfSecurityAdd } from "./pdf-security-add/contract";
 import { operation as pdfSecurityRemove } from "./pdf-security-remove/contract";
 import { operation as pdfSplit2 } from "./pdf-split2/contract";
+import { operation as pdfEditRotateAuto } from "./pdf-edit-rotate-auto/contract";
 
 /**
  * Every operation of Quire, by id. Universal (client + server): the API router, the OpenAPI
@@ -45,6 +46,7 @@ export const operations: OperationDefinition[] = [
   pdfSecurityAdd,
   pdfSecurityRemove,
   pdfSplit2,
+  pdfEditRotateAuto,
 ] as OperationDefinition[];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

@@ -30,6 +30,7 @@ export const operationRunners: Record<string, RunnerLoader> = {
   "pdf-security-add": () => import("./pdf-security-add/runner").then((m) => m.run),
   "pdf-security-remove": () => import("./pdf-security-remove/runner").then((m) => m.run),
   "pdf-split2": () => import("./pdf-split2/runner").then((m) => m.run),
+  "pdf-edit-rotate-auto": () => import("./pdf-edit-rotate-auto/runner").then((m) => m.run),
 };
 
 /** Document tasks of Quire itself that run in the sandbox too, but are not public operations. */

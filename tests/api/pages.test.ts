@@ -1,7 +1,9 @@
 import * as mupdf from "mupdf";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startQuire, waitForJob, type QuireServer } from "../helpers/quire-server";
 import { download, uploadBytes } from "../helpers/api-client";
+import { imageToPdfPages, renderPagePng } from "../helpers/extract-fixtures";
 import { startLoopbackServer, type LoopbackServer } from "../helpers/loopback-server";
 import { encryptPdf, makeDamagedPdf, makeFormPdf, makePdf, pageTexts } from "../helpers/pdf-fixtures";
 
@@ -350,4 +352,21 @@ describe("POST /v1/pdf/split2", () => {
     expect(re.status, JSON.stringify(re.body)).toBe(200);
     expect(re.body.urls).toHaveLength(2);
   });
+});
+
+describe("POST /v1/pdf/edit/rotate/auto", () => {
+  it("POST /v1/pdf/edit/rotate/auto (the official sample: url and name, form-encoded; text pages and a sideways scan set upright)", async () => {
+    const letter = "Dear customer,\nthank you for your order of 3 March.\nThe goods will be shipped within ten days.\nKind regards, the sales team";
+    const png = renderPagePng(makePdf({ text: () => `${letter}\n${letter}` }), 0, 150);
+    const scan = imageToPdfPages([await sharp(png).rotate(90).png().toBuffer()], 150);
+    const merged = await q.api("/v1/pdf/merge", {
+      json: { url: `${await sampleUpload(makePdf({ pages: 2, text: () => letter, rotate: (i) => (i ? 180 : 0) }), "text.pdf")},${await sampleUpload(scan, "scan.pdf")}` },
+    });
+    const src = merged.body.url;
+    const r = await samplePost("/v1/pdf/edit/rotate/auto", { url: src, name: "result.pdf" });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.pageCount).toBe(3);
+    expect(rotations((await download(r.body.url)).bytes)).toEqual([0, 0, 270]);
+    expect(r.body.message).toMatch(/^Turned 2 page\(s\)/);
+  }, 120_000);
 });
