@@ -20,6 +20,7 @@ import { operation as pdfSecurityAdd } from "./pdf-security-add/contract";
 import { operation as pdfSecurityRemove } from "./pdf-security-remove/contract";
 import { operation as pdfSplit2 } from "./pdf-split2/contract";
 import { operation as pdfEditRotateAuto } from "./pdf-edit-rotate-auto/contract";
+import { operation as pdfMerge2 } from "./pdf-merge2/contract";
 
 /**
  * Every operation of Quire, by id. Universal (client + server): the API router, the OpenAPI
@@ -47,6 +48,7 @@ export const operations: OperationDefinition[] = [
   pdfSecurityRemove,
   pdfSplit2,
   pdfEditRotateAuto,
+  pdfMerge2,
 ] as OperationDefinition[];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

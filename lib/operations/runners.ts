@@ -31,6 +31,7 @@ export const operationRunners: Record<string, RunnerLoader> = {
   "pdf-security-remove": () => import("./pdf-security-remove/runner").then((m) => m.run),
   "pdf-split2": () => import("./pdf-split2/runner").then((m) => m.run),
   "pdf-edit-rotate-auto": () => import("./pdf-edit-rotate-auto/runner").then((m) => m.run),
+  "pdf-merge2": () => import("./pdf-merge2/runner").then((m) => m.run),
 };
 
 /** Document tasks of Quire itself that run in the sandbox too, but are not public operations. */

@@ -1,3 +1,4 @@
+import * as XLSX from "@e965/xlsx";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -369,4 +370,38 @@ describe("POST /v1/pdf/edit/rotate/auto", () => {
     expect(rotations((await download(r.body.url)).bytes)).toEqual([0, 0, 270]);
     expect(r.body.message).toMatch(/^Turned 2 page\(s\)/);
   }, 120_000);
+});
+
+describe("POST /v1/pdf/merge2", () => {
+  it("POST /v1/pdf/merge2 (the official async sample's shape: uploaded files, form-encoded, async; a PDF, an image and a spreadsheet merged in order)", async () => {
+    const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#2a6" } }).png().toBuffer();
+    const wb = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([["Item", "Qty"], ["Bolts", 120]]), "Stock");
+    const xlsx = Buffer.from(XLSX.write(wb, { type: "buffer", bookType: "xlsx" }) as Uint8Array);
+    const urls = [
+      await sampleUpload(labelled("P", 1), "sample1.pdf"),
+      await sampleUpload(png, "image2.png"),
+      await sampleUpload(xlsx, "Input.xlsx"),
+    ];
+    const r = await samplePost("/v1/pdf/merge2", { async: true, name: "result.pdf", url: urls.join(",") });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const done = await waitForJob(q, r.body.jobId, 120_000);
+    expect(done.status, JSON.stringify(done)).toBe("success");
+    expect(done.pageCount).toBe(3);
+    const out = await download(r.body.url);
+    expect(out.headers.get("content-type")).toBe("application/pdf");
+    const texts = pageTexts(out.bytes);
+    expect(texts[0]).toBe("P1");
+    expect(texts[2]).toMatch(/Stock[\s\S]*Bolts[\s\S]*120/);
+  }, 120_000);
+
+  it("POST /v1/pdf/merge2 (a format not converted here → 415 naming the input; nothing charged)", async () => {
+    const key = await userKey(20);
+    const docx = await sampleUpload(Buffer.from("PK\x03\x04not really a document"), "sample.docx");
+    const pdf = await sampleUpload(labelled("P", 1), "sample1.pdf");
+    const r = await q.api("/v1/pdf/merge2", { json: { url: `${pdf},${docx}` }, key });
+    expect(r.status).toBe(415);
+    expect(r.body.message).toMatch(/^url #2 \(sample\.docx\): /);
+    expect((await q.api("/v1/account/credit/balance", { key })).body.remainingCredits).toBe(20);
+  });
 });
