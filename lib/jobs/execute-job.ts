@@ -33,6 +33,9 @@ export function openPayload(sealed: string): JobPayload {
 
 type Profiles = Record<string, unknown> | undefined;
 
+/** Sources fetched at once for an operation that takes several (downloads and storage copies). */
+const SOURCE_CONCURRENCY = 6;
+
 /**
  * Runs one job to its end, once: fetch sources (egress or own storage), decrypt, run the
  * operation in the sandbox, post-process and store outputs, capture or release credits,
@@ -142,13 +145,15 @@ async function fetchSources(
   if (urls.length === 0) throw new QuireError(400, "url: give the URL of the source file");
   if (urls.length > 500) throw new QuireError(454, `url: at most 500 ${op.input === "images" ? "images" : "files"} per call`);
   const auth = basicAuthOf(params);
-  const out: SourceFile[] = [];
-  for (const [i, url] of urls.entries()) {
+  const fetchOne = async (i: number, url: string): Promise<SourceFile> => {
     const dest = path.join(workDir, `source-${i}`);
     const own = await resolveOwnFile(url);
     let name: string, contentType: string;
     if (own) {
-      await fsp.copyFile(own.path, dest);
+      // A hard link costs no copy (a merge of many stored files); runners only read their sources.
+      // Decryption rewrites the file, so it gets a copy of its own.
+      if (profiles?.DataDecryptionAlgorithm) await fsp.copyFile(own.path, dest);
+      else await fsp.link(own.path, dest).catch(() => fsp.copyFile(own.path, dest));
       name = own.row.name;
       contentType = own.row.contentType;
     } else {
@@ -177,8 +182,26 @@ async function fetchSources(
       await fsp.writeFile(dest, plain);
     }
     const size = (await fsp.stat(dest)).size;
-    out.push({ path: dest, name: safeFileName(name, `source-${i}`), contentType, size, url });
-  }
+    return { path: dest, name: safeFileName(name, `source-${i}`), contentType, size, url };
+  };
+  // Several sources are fetched a few at a time (merge of many files: storage copies and
+  // downloads overlap); with one failing, no new one starts and the first failure in URL order
+  // is the answer.
+  const out = new Array<SourceFile>(urls.length);
+  const failures = new Map<number, unknown>();
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(SOURCE_CONCURRENCY, urls.length) }, async () => {
+    while (next < urls.length && failures.size === 0) {
+      const i = next++;
+      try {
+        out[i] = await fetchOne(i, urls[i]);
+      } catch (e) {
+        failures.set(i, e);
+      }
+    }
+  });
+  await Promise.all(lanes);
+  if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
   return out;
 }
 

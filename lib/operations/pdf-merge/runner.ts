@@ -2,7 +2,7 @@ import "server-only";
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
 import { QuireError } from "@/lib/core/errors";
-import { detectKind } from "@/lib/engine/convert/any-to-pdf";
+import { detectKind } from "@/lib/engine/convert/detect-kind";
 import type { Runner } from "@/lib/operations/runner-types";
 import type { operation } from "./contract";
 import { mergeSources } from "./merge-sources";
