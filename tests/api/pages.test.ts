@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startQuire, waitForJob, type QuireServer } from "../helpers/quire-server";
 import { download, uploadBytes } from "../helpers/api-client";
+import { barcodePage } from "../helpers/barcode-fixtures";
 import { imageToPdfPages, renderPagePng } from "../helpers/extract-fixtures";
 import { startLoopbackServer, type LoopbackServer } from "../helpers/loopback-server";
 import { encryptPdf, makeDamagedPdf, makeFormPdf, makePdf, pageTexts } from "../helpers/pdf-fixtures";
@@ -338,6 +339,38 @@ describe("POST /v1/pdf/split2", () => {
     expect(list).toHaveLength(3);
     expect(pageTexts((await download(list[1])).bytes)).toEqual(["Invoice Number 1002"]);
   });
+
+  /** The official barcode samples' macro: a QR code or Data Matrix whose value matches /bytescout\.com/. */
+  const SPLIT_TEXT = "[[barcode:qrcode,datamatrix /bytescout\\.com/]]";
+
+  async function barcodeBatch() {
+    const parts = [
+      await barcodePage([{ bcid: "qrcode", text: "https://bytescout.com/1" }], "Batch 1"),
+      makePdf({ text: () => "Batch 1 continued" }),
+      await barcodePage([{ bcid: "datamatrix", text: "bytescout.com/2" }], "Batch 2"),
+    ];
+    const urls = await Promise.all(parts.map((p, i) => sampleUpload(p, `part${i}.pdf`)));
+    const merged = await q.api("/v1/pdf/merge", { json: { url: urls.join(",") } });
+    return (await download(merged.body.url)).bytes;
+  }
+
+  it("POST /v1/pdf/split2 (the official barcode sample: searchString [[barcode:qrcode,datamatrix /bytescout\\.com/]], form-encoded)", async () => {
+    const src = await sampleUpload(await barcodeBatch(), "sample.pdf");
+    const r = await samplePost("/v1/pdf/split2", { searchString: SPLIT_TEXT, url: src });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.urls).toHaveLength(2);
+    const texts = await Promise.all(r.body.urls.map(async (u: string) => pageTexts((await download(u)).bytes)));
+    expect(texts).toEqual([["Batch 1", "Batch 1 continued"], ["Batch 2"]]);
+  }, 60_000);
+
+  it("POST /v1/pdf/split2 (the official async barcode sample: the promised url lists the parts)", async () => {
+    const src = await sampleUpload(await barcodeBatch(), "sample.pdf");
+    const r = await samplePost("/v1/pdf/split2", { async: true, searchString: SPLIT_TEXT, url: src });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect((await waitForJob(q, r.body.jobId, 60_000)).status).toBe("success");
+    const list = JSON.parse((await download(r.body.url)).bytes.toString("utf8")) as string[];
+    expect(list).toHaveLength(2);
+  }, 60_000);
 
   it("POST /v1/pdf/split2 (no page matches → one output, the whole file, and a message; invalid regex → 400)", async () => {
     const src = await sampleUpload(batch(), "sample.pdf");

@@ -2,8 +2,10 @@ import "server-only";
 import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import type * as mupdf from "mupdf";
 import type { z } from "zod";
 import { QuireError } from "@/lib/core/errors";
+import { barcodeFormats, readPageBarcodes } from "@/lib/engine/barcode/read-barcodes";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { pageSearchText, parseKeySearch, planKeySplit, type KeySearch } from "@/lib/engine/pdf/split-by-key";
 import { extractPages } from "@/lib/engine/pdf/split-pdf";
@@ -26,7 +28,7 @@ export const run: Runner<Params> = async (ctx) => {
       throw new QuireError(443, "this PDF's permissions forbid taking its pages apart (assemble): send the owner password in `password`.");
     }
     const pageCount = doc.countPages();
-    const keys = await findKeyPages(bytes, search, p, ctx.log);
+    const keys = await findKeyPages(doc, bytes, search, p, ctx.log);
     const parts = planKeySplit(pageCount, keys, { excludeKeyPages: p.excludeKeyPages, name: p.name });
     const outputs: OutputFile[] = [];
     for (const [i, part] of parts.entries()) {
@@ -41,10 +43,20 @@ export const run: Runner<Params> = async (ctx) => {
   }
 };
 
-/** 0-based pages where the search matched. Text: the text layer, OCR for pages without one. */
-async function findKeyPages(bytes: Uint8Array, search: KeySearch, p: Params, log: (m: string) => void): Promise<number[]> {
+/**
+ * 0-based pages where the search matched. Text: the text layer, OCR for pages without one.
+ * Barcodes: each page rendered and read by ZXing; a page matches when it carries a barcode of
+ * one of the types whose value matches (any value when the macro gives none).
+ */
+async function findKeyPages(doc: mupdf.PDFDocument, bytes: Uint8Array, search: KeySearch, p: Params, log: (m: string) => void): Promise<number[]> {
   if (search.kind === "barcode") {
-    throw new QuireError(415, "searchString: splitting by barcode is not available on this server yet; split by text instead.");
+    const formats = barcodeFormats(search.types);
+    const keys: number[] = [];
+    for (let i = 0; i < doc.countPages(); i++) {
+      const found = await readPageBarcodes(doc, i, formats);
+      if (found.some((b) => !search.value || search.value(b.text))) keys.push(i);
+    }
+    return keys;
   }
   const texts = await getPageTexts(bytes, { password: p.password, lang: p.lang, ocrMode: "Auto" });
   if (texts.ocrPages.length) log(`split2: OCR read ${texts.ocrPages.length} page(s) without a text layer`);

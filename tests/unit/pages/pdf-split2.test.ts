@@ -2,6 +2,9 @@ import { afterAll, describe, expect, test } from "vitest";
 import { shutdownOcr } from "@/lib/engine/ocr/pool";
 import { run } from "@/lib/operations/pdf-split2/runner";
 import { encryptPdf, makePdf, pageTexts } from "@/tests/helpers/pdf-fixtures";
+import { PdfMerger } from "@/lib/engine/pdf/merge-pdfs";
+import { openPdf } from "@/lib/engine/pdf/open-pdf";
+import { barcodePage } from "@/tests/helpers/barcode-fixtures";
 import { imageToPdfPages, renderPagePng } from "@/tests/helpers/extract-fixtures";
 import { messageOf, runRunner, statusOf, workspace } from "./run-helper";
 
@@ -61,4 +64,37 @@ describe("pdf-split2 runner", () => {
     expect(r.outputs?.map((o) => o.name)).toEqual(["result_page1.pdf", "result_page2-3.pdf"]);
     expect(await messageOf(runRunner(run, { url: "x", searchString: "x", lang: "klingon" }, [ws.source("scan.pdf", scan)], ws.dir))).toMatch(/^lang: /);
   }, 120_000);
+});
+
+/** Pages in order, merged into one PDF. */
+function join(pages: Uint8Array[]): Buffer {
+  const m = new PdfMerger();
+  try {
+    for (const p of pages) {
+      const d = openPdf(p);
+      m.add(d, "p.pdf");
+      d.destroy();
+    }
+    return Buffer.from(m.finish());
+  } finally {
+    m.destroy();
+  }
+}
+
+describe("pdf-split2 runner, barcode macro", () => {
+  test("[[barcode:qrcode,datamatrix /bytescout\\.com/]] (the official samples' form): pages with such a code start parts", async () => {
+    const pdf = join([
+      await barcodePage([{ bcid: "qrcode", text: "https://bytescout.com/a" }], "Cover A"),
+      makePdf({ text: () => "A continued" }),
+      await barcodePage([{ bcid: "qrcode", text: "https://example.org/not-a-key" }], "Not a key"),
+      await barcodePage([{ bcid: "datamatrix", text: "www.bytescout.com/b" }], "Cover B"),
+      await barcodePage([{ bcid: "code128", text: "bytescout.com" }], "Wrong type"),
+    ]);
+    const r = await runRunner(run, { url: "x", searchString: "[[barcode:qrcode,datamatrix /bytescout\\.com/]]" }, [ws.source("sample.pdf", pdf)], ws.dir);
+    expect(r.outputs?.map((o) => o.name)).toEqual(["result_page1-3.pdf", "result_page4-5.pdf"]);
+    expect(r.message).toMatch(/found on page\(s\) 1, 4/);
+    const any = await runRunner(run, { url: "x", searchString: "[[barcode:code128]]", excludeKeyPages: true }, [ws.source("sample.pdf", pdf)], ws.dir);
+    expect(any.outputs?.map((o) => o.name)).toEqual(["result_page1-4.pdf"]);
+    expect(await statusOf(runRunner(run, { url: "x", searchString: "[[barcode:nosuchcode]]" }, [ws.source("sample.pdf", pdf)], ws.dir))).toBe(400);
+  }, 60_000);
 });
