@@ -20,7 +20,6 @@ export function mergeParams(what: { label: string; help: string; example: string
     passwords: meta(z.array(z.string().max(1000).nullish()).max(500).optional(), {
       label: "Password per input",
       help: 'One password per URL of `url`, in the same order, as a JSON array ("" or null for an input without one), e.g. ["", "secret"]. An input\'s own password wins over `password`.',
-      widget: "json",
       advanced: true,
       example: ["", "secret"],
     }),

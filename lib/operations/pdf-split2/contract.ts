@@ -40,7 +40,6 @@ export const operation = defineOperation({
     }),
     password: common.password,
     name: common.name,
-    inline: common.inline,
     async: common.async,
     callback: common.callback,
     httpusername: common.httpusername,
