@@ -130,8 +130,11 @@ async function runOperation(op: OperationDefinition, req: IncomingMessage, res: 
   return sendJson(res, r.status, r.body);
 }
 
-/** Query keys of Quire's own file links (`/files/<id>/<name>?exp=…&sig=…`); no operation takes them. */
-const LINK_KEYS = new Set(["exp", "sig"]);
+/**
+ * Query keys of file links: Quire's own (`/files/<id>/<name>?exp=…&sig=…`) and an S3 store's
+ * presigned ones (`X-Amz-…`). No operation takes them.
+ */
+const LINK_KEY = /^(exp|sig|x-amz-[a-z-]+)$/i;
 
 /**
  * The `url` of a query string in which a client pasted file links unencoded (the public API's
@@ -146,8 +149,8 @@ export function rejoinCutUrl(search: string): string | undefined {
   let value = parts[start].slice(4);
   let joined = false;
   for (let i = start + 1; i < parts.length; i++) {
-    const key = decodeQueryPart(parts[i].split("=")[0]).toLowerCase();
-    if (!LINK_KEYS.has(key)) continue;
+    const key = decodeQueryPart(parts[i].split("=")[0]);
+    if (!LINK_KEY.test(key)) continue;
     value += `&${parts[i]}`;
     joined = true;
   }

@@ -150,10 +150,7 @@ async function fetchSources(
     const own = await resolveOwnFile(url);
     let name: string, contentType: string;
     if (own) {
-      // A hard link costs no copy (a merge of many stored files); runners only read their sources.
-      // Decryption rewrites the file, so it gets a copy of its own.
-      if (profiles?.DataDecryptionAlgorithm) await fsp.copyFile(own.path, dest);
-      else await fsp.link(own.path, dest).catch(() => fsp.copyFile(own.path, dest));
+      await fsp.copyFile(own.path, dest);
       name = own.row.name;
       contentType = own.row.contentType;
     } else {

@@ -15,6 +15,11 @@ describe("rejoinCutUrl", () => {
     expect(rejoinCutUrl(`?url=${link},${other}&async=True`)).toBe(`${link},${other}`);
   });
 
+  test("an object store's presigned link (X-Amz-… parameters)", () => {
+    const s3 = "https://bucket.s3.test/a.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=k%2F2024&X-Amz-Signature=abc";
+    expect(rejoinCutUrl(`?name=r.pdf&url=${s3}`)).toBe(decodeURIComponent(s3));
+  });
+
   test("percent-escapes of the pasted link are read as a query parser would", () => {
     expect(rejoinCutUrl("?url=http://q.test/files/1/My%20Invoice.pdf?exp=1&sig=s")).toBe("http://q.test/files/1/My Invoice.pdf?exp=1&sig=s");
   });
