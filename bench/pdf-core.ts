@@ -1,6 +1,8 @@
 /**
  * PDF core benchmark: info and split-into-every-page of a generated 500-page PDF, against
- * poppler's `pdfinfo` and `qpdf --split-pages` when they are installed (same machine, same run).
+ * poppler's `pdfinfo` and `qpdf --split-pages` when they are installed (same machine, same run);
+ * merge of 50 PDFs × 20 pages against `qpdf --empty --pages … --`; deleting every other page
+ * and rotating every page of the 500-page PDF against `qpdf --pages` and `qpdf --rotate`.
  *
  *   npx tsx --import ./scripts/node-hooks.mjs bench/pdf-core.ts [pages] [runs]
  *
@@ -14,6 +16,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { readInfo } from "@/lib/engine/pdf/read-info";
+import { deletePages, rotatePages, savePdf } from "@/lib/engine/pdf/edit-pages";
+import { PdfMerger } from "@/lib/engine/pdf/merge-pdfs";
 import { extractPages, planSplit } from "@/lib/engine/pdf/split-pdf";
 import { makePdf } from "@/tests/helpers/pdf-fixtures";
 
@@ -138,6 +142,70 @@ async function main() {
       console.log(`  → quire split is ${(qpdfSplit / quireSplit).toFixed(2)}× the speed of qpdf`);
     } else {
       console.log("qpdf not installed (apt-get install qpdf): split comparison skipped");
+    }
+
+    // Merge: 50 files of 20 pages each (distinct files, as a caller sends them).
+    const mergeFiles = await Promise.all(
+      Array.from({ length: 50 }, async (_, n) => {
+        const file = path.join(dir, `merge-${n + 1}.pdf`);
+        await writeFile(file, makePdf({ pages: 20, text: (i) => `File ${n + 1} page ${i + 1}` }));
+        return file;
+      }),
+    );
+    console.log("");
+    const quireMerge = await measure("quire  merge 50 PDFs × 20 pages", async () => {
+      const merger = new PdfMerger();
+      try {
+        for (const file of mergeFiles) {
+          const doc = openPdf(await readFile(file));
+          try {
+            merger.add(doc, path.basename(file));
+          } finally {
+            doc.destroy();
+          }
+        }
+        writeFileSync(path.join(dir, "merged.pdf"), merger.finish());
+      } finally {
+        merger.destroy();
+      }
+    });
+    if (hasTool("qpdf")) {
+      const qpdfMerge = await measure("qpdf   --empty --pages (50 files)", () =>
+        runTool("qpdf", ["--empty", "--pages", ...mergeFiles, "--", path.join(dir, "qpdf-merged.pdf")]),
+      );
+      console.log(`  → quire merge takes ${(quireMerge / qpdfMerge).toFixed(2)}× qpdf's time (target ≤ 2×)`);
+    }
+
+    // Page edits on the 500-page file, read from and written to disk like the CLI.
+    console.log("");
+    const evenPages = Array.from({ length: Math.floor(pages / 2) }, (_, i) => i * 2 + 1);
+    const quireDelete = await measure(`quire  delete ${evenPages.length} of ${pages} pages`, async () => {
+      const doc = openPdf(await readFile(source));
+      try {
+        deletePages(doc, evenPages);
+        writeFileSync(path.join(dir, "deleted.pdf"), savePdf(doc, true));
+      } finally {
+        doc.destroy();
+      }
+    });
+    const quireRotate = await measure(`quire  rotate ${pages} pages by 90°`, async () => {
+      const doc = openPdf(await readFile(source));
+      try {
+        rotatePages(doc, Array.from({ length: pages }, (_, i) => i), 90);
+        writeFileSync(path.join(dir, "rotated.pdf"), savePdf(doc, false));
+      } finally {
+        doc.destroy();
+      }
+    });
+    if (hasTool("qpdf")) {
+      const qpdfDelete = await measure(`qpdf   --pages 1-z:odd (keep ${pages - evenPages.length})`, () =>
+        runTool("qpdf", [source, "--pages", source, "1-z:odd", "--", path.join(dir, "qpdf-deleted.pdf")]),
+      );
+      console.log(`  → quire delete-pages takes ${(quireDelete / qpdfDelete).toFixed(2)}× qpdf's time (target ≤ 2×)`);
+      const qpdfRotate = await measure(`qpdf   --rotate=+90 (${pages} pages)`, () =>
+        runTool("qpdf", [source, path.join(dir, "qpdf-rotated.pdf"), "--rotate=+90"]),
+      );
+      console.log(`  → quire rotate takes ${(quireRotate / qpdfRotate).toFixed(2)}× qpdf's time (target ≤ 2×)`);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

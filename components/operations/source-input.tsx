@@ -4,6 +4,7 @@ import { useRef, useState, type DragEvent } from "react";
 import { uploadFile } from "@/lib/dashboard/operations/upload";
 import { formatBytes } from "@/lib/dashboard/shell/format";
 import { Icon } from "@/components/ui/icon";
+import { takesSeveralFiles } from "@/lib/operations/types";
 
 interface Item {
   id: number;
@@ -19,6 +20,7 @@ const ACCEPT: Record<string, string> = {
   document: "application/pdf,image/*,.pdf,.png,.jpg,.jpeg,.tif,.tiff",
   images: "image/*,.png,.jpg,.jpeg,.gif,.bmp,.tif,.tiff,.webp",
   sheet: ".xls,.xlsx,.ods,.csv,application/vnd.ms-excel,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  pdfs: "application/pdf,.pdf",
 };
 
 /**
@@ -41,7 +43,7 @@ export function SourceInput({
   help?: string;
 }) {
   const webpage = inputKind === "webpage";
-  const multiple = inputKind === "images";
+  const multiple = takesSeveralFiles(inputKind);
   const [mode, setMode] = useState<"file" | "url">(webpage ? "url" : "file");
   const [items, setItems] = useState<Item[]>([]);
   const [dragging, setDragging] = useState(false);

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { QuireError, toQuireError } from "@/lib/core/errors";
 import { log } from "@/lib/core/log";
 import { getOperationByPath, operationMethods } from "@/lib/operations/registry";
-import type { OperationDefinition } from "@/lib/operations/types";
+import { takesSeveralFiles, type OperationDefinition } from "@/lib/operations/types";
 import { corsHeaders, readWireRequest, sendError, sendJson } from "./http";
 import { authenticate, type Caller } from "./auth";
 import { parseParams } from "@/lib/operations/wire";
@@ -158,12 +158,14 @@ async function runOperation(
     (part) => (idempotent ? hashingPart(part, (p) => storePart(caller, p)) : storePart(caller, part)),
     (p) => deleteFileRow(p.id),
   );
+  const rejoined = rejoinCutUrl(url.search);
+  if (rejoined !== undefined && wire.fields.url === new URLSearchParams(url.search).get("url")) wire.fields.url = rejoined;
   const r = await withIdempotency(
     req,
     caller.accountId,
     () => requestFingerprint(op.path, wire.fields, wire.files),
     async () => {
-      const parts = await keepChosenParts(wire.files, op.input === "images");
+      const parts = await keepChosenParts(wire.files, takesSeveralFiles(op.input));
       if (parts.length) wire.fields.url = parts.map((p) => p.url).join(",");
       const params = parseParams(wire.fields, op.params) as Record<string, unknown>;
       return submitOperation(op, params, caller, started);
@@ -174,4 +176,39 @@ async function runOperation(
     },
   );
   return sendJson(res, r.status, r.body, r.headers);
+}
+
+/**
+ * Query keys of file links: Quire's own (`/files/<id>/<name>?exp=…&sig=…`) and an S3 store's
+ * presigned ones (`X-Amz-…`). No operation takes them.
+ */
+const LINK_KEY = /^(exp|sig|x-amz-[a-z-]+)$/i;
+
+/**
+ * The `url` of a query string in which a client pasted file links unencoded (the public API's
+ * official samples do: `...&url=<uploaded file url>`). Quire's links carry their own
+ * `?exp=…&sig=…`, so each arrives cut at its `&`: `url=…?exp=1` and `sig=…`. The pieces that
+ * follow `url` and belong to a link are joined back; undefined when there is nothing to join.
+ */
+export function rejoinCutUrl(search: string): string | undefined {
+  const parts = search.replace(/^\?/, "").split("&");
+  const start = parts.findIndex((p) => /^url=/i.test(p));
+  if (start < 0) return undefined;
+  let value = parts[start].slice(4);
+  let joined = false;
+  for (let i = start + 1; i < parts.length; i++) {
+    const key = decodeQueryPart(parts[i].split("=")[0]);
+    if (!LINK_KEY.test(key)) continue;
+    value += `&${parts[i]}`;
+    joined = true;
+  }
+  return joined ? decodeQueryPart(value) : undefined;
+}
+
+function decodeQueryPart(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return text;
+  }
 }

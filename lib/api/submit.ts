@@ -20,7 +20,9 @@ function redactParams(params: Record<string, unknown>): Record<string, unknown> 
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) {
     if (k === "profiles" && v && typeof v === "object") out[k] = redactParams(v as Record<string, unknown>);
-    else out[k] = SECRET_KEYS.test(k) && typeof v === "string" && v ? "••••••" : v;
+    else if (!SECRET_KEYS.test(k)) out[k] = v;
+    else if (Array.isArray(v)) out[k] = v.map((x) => (x ? "••••••" : x)); // merge's passwords per input
+    else out[k] = typeof v === "string" && v ? "••••••" : v;
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { openSecret, sealSecret } from "@/lib/auth/secret-box";
 import { captureCredits, getBalance, releaseCredits } from "@/lib/credits/ledger";
 import { getOperation } from "@/lib/operations/registry";
 import { validateParams } from "@/lib/operations/wire";
-import type { OperationDefinition } from "@/lib/operations/types";
+import { takesSeveralFiles, type OperationDefinition } from "@/lib/operations/types";
 import type { RunResult, SourceFile } from "@/lib/operations/runner-types";
 import { fillReservedOutput, resolveOwnFile, safeFileName, storeOutput } from "@/lib/storage/local-store";
 import { egressDownloadToFile, egressFetch, fileNameFromResponse } from "@/lib/egress";
@@ -38,6 +38,9 @@ export function openPayload(sealed: string): JobPayload {
 }
 
 type Profiles = Record<string, unknown> | undefined;
+
+/** Sources fetched at once for an operation that takes several (downloads and storage copies). */
+const SOURCE_CONCURRENCY = 6;
 
 /**
  * Runs one job to its end, once: fetch sources (egress or own storage), decrypt, run the
@@ -164,12 +167,12 @@ async function fetchSources(
 ): Promise<SourceFile[]> {
   if (op.input === "webpage") return [];
   const raw = String(params.url ?? "");
-  const urls = op.input === "images" ? raw.split(",").map((u) => u.trim()).filter(Boolean) : [raw.trim()];
+  const several = takesSeveralFiles(op.input);
+  const urls = several ? raw.split(",").map((u) => u.trim()).filter(Boolean) : [raw.trim()];
   if (urls.length === 0) throw new QuireError(400, "url: give the URL of the source file");
-  if (urls.length > 500) throw new QuireError(454, "url: at most 500 images per call");
+  if (urls.length > 500) throw new QuireError(454, `url: at most 500 ${op.input === "images" ? "images" : "files"} per call`);
   const auth = basicAuthOf(params);
-  const out: SourceFile[] = [];
-  for (const [i, url] of urls.entries()) {
+  const fetchOne = async (i: number, url: string): Promise<SourceFile> => {
     const dest = path.join(workDir, `source-${i}`);
     const own = await resolveOwnFile(url);
     let name: string, contentType: string;
@@ -179,13 +182,19 @@ async function fetchSources(
       contentType = own.row.contentType;
     } else {
       const cfg = getConfig();
-      const got = await egressDownloadToFile(url, dest, {
-        basicAuth: auth,
-        maxBytes: cfg.sourceMaxBytes,
-        timeoutMs: cfg.sourceTimeoutMs,
-      });
-      name = got.name;
-      contentType = got.contentType;
+      try {
+        const got = await egressDownloadToFile(url, dest, {
+          basicAuth: auth,
+          maxBytes: cfg.sourceMaxBytes,
+          timeoutMs: cfg.sourceTimeoutMs,
+        });
+        name = got.name;
+        contentType = got.contentType;
+      } catch (e) {
+        // With several URLs the caller needs to know which one failed.
+        if (urls.length < 2 || !isQuireError(e)) throw e;
+        throw new QuireError(e.status, `url #${i + 1} (${url.slice(0, 120)}): ${e.message.replace(/^url: /, "")}`);
+      }
     }
     if (profiles?.DataDecryptionAlgorithm) {
       const bytes = await fsp.readFile(dest);
@@ -197,8 +206,26 @@ async function fetchSources(
       await fsp.writeFile(dest, plain);
     }
     const size = (await fsp.stat(dest)).size;
-    out.push({ path: dest, name: safeFileName(name, `source-${i}`), contentType, size, url });
-  }
+    return { path: dest, name: safeFileName(name, `source-${i}`), contentType, size, url };
+  };
+  // Several sources are fetched a few at a time (merge of many files: storage copies and
+  // downloads overlap); with one failing, no new one starts and the first failure in URL order
+  // is the answer.
+  const out = new Array<SourceFile>(urls.length);
+  const failures = new Map<number, unknown>();
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(SOURCE_CONCURRENCY, urls.length) }, async () => {
+    while (next < urls.length && failures.size === 0) {
+      const i = next++;
+      try {
+        out[i] = await fetchOne(i, urls[i]);
+      } catch (e) {
+        failures.set(i, e);
+      }
+    }
+  });
+  await Promise.all(lanes);
+  if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
   return out;
 }
 
@@ -285,6 +312,7 @@ async function buildSuccess(
     }
     if (!multiple && stored.length === 1) body.url = row.promisedUrl ?? body.url;
   }
+  if (op.resultFile?.alsoUrls && !multiple && typeof body.url === "string") body.urls = [body.url];
   return { ...body, error: false, status: 200 };
 }
 

@@ -13,6 +13,14 @@ import { operation as pdfConvertToHtml } from "./pdf-convert-to-html/contract";
 import { operation as aiInvoiceParser } from "./ai-invoice-parser/contract";
 import { operation as pdfClassifier } from "./pdf-classifier/contract";
 import { operation as pdfEditAdd } from "./pdf-edit-add/contract";
+import { operation as pdfMerge } from "./pdf-merge/contract";
+import { operation as pdfEditDeletePages } from "./pdf-edit-delete-pages/contract";
+import { operation as pdfEditRotate } from "./pdf-edit-rotate/contract";
+import { operation as pdfSecurityAdd } from "./pdf-security-add/contract";
+import { operation as pdfSecurityRemove } from "./pdf-security-remove/contract";
+import { operation as pdfSplit2 } from "./pdf-split2/contract";
+import { operation as pdfEditRotateAuto } from "./pdf-edit-rotate-auto/contract";
+import { operation as pdfMerge2 } from "./pdf-merge2/contract";
 
 /**
  * Every operation of Quire, by id. Universal (client + server): the API router, the OpenAPI
@@ -33,6 +41,14 @@ export const operations: OperationDefinition[] = [
   pdfCompress,
   pdfOptimize,
   pdfEditAdd,
+  pdfMerge,
+  pdfEditDeletePages,
+  pdfEditRotate,
+  pdfSecurityAdd,
+  pdfSecurityRemove,
+  pdfSplit2,
+  pdfEditRotateAuto,
+  pdfMerge2,
 ] as OperationDefinition[];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

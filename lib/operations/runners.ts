@@ -24,6 +24,14 @@ export const operationRunners: Record<string, RunnerLoader> = {
   "ai-invoice-parser": () => import("./ai-invoice-parser/runner").then((m) => m.run),
   "pdf-classifier": () => import("./pdf-classifier/runner").then((m) => m.run),
   "pdf-edit-add": () => import("./pdf-edit-add/runner").then((m) => m.run),
+  "pdf-merge": () => import("./pdf-merge/runner").then((m) => m.run),
+  "pdf-edit-delete-pages": () => import("./pdf-edit-delete-pages/runner").then((m) => m.run),
+  "pdf-edit-rotate": () => import("./pdf-edit-rotate/runner").then((m) => m.run),
+  "pdf-security-add": () => import("./pdf-security-add/runner").then((m) => m.run),
+  "pdf-security-remove": () => import("./pdf-security-remove/runner").then((m) => m.run),
+  "pdf-split2": () => import("./pdf-split2/runner").then((m) => m.run),
+  "pdf-edit-rotate-auto": () => import("./pdf-edit-rotate-auto/runner").then((m) => m.run),
+  "pdf-merge2": () => import("./pdf-merge2/runner").then((m) => m.run),
 };
 
 /** Document tasks of Quire itself that run in the sandbox too, but are not public operations. */

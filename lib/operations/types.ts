@@ -6,7 +6,14 @@ export type InputKind =
   | "document" // one file from `url`: PDF or image (PNG, JPEG, TIFF...)
   | "images" // several files: `url` holds comma-separated URLs
   | "sheet" // one spreadsheet file (.xls, .xlsx, .ods, .csv)
-  | "webpage"; // nothing is downloaded: the runner loads `url` in the browser through the egress guard
+  | "webpage" // nothing is downloaded: the runner loads `url` in the browser through the egress guard
+  | "pdfs" // several PDFs: `url` holds comma-separated URLs (merge)
+  | "files"; // several documents of any kind the operation converts: comma-separated URLs (merge2)
+
+/** Whether `url` holds several comma-separated URLs (and a multipart call may send several files). */
+export function takesSeveralFiles(kind: InputKind | string): boolean {
+  return kind === "images" || kind === "pdfs" || kind === "files";
+}
 
 /**
  * The contract of one operation: declared once, used by the wire parser, the job re-check,
@@ -39,7 +46,13 @@ export interface OperationDefinition<S extends z.ZodObject = z.ZodObject, R exte
    * The file an async call's promised `url` will hold: its default name and type. Operations
    * without file outputs (info, classifier, invoice) leave it out; their URL then holds the JSON result.
    */
-  resultFile?: { name: string; contentType: string; multiple?: boolean };
+  resultFile?: {
+    name: string;
+    contentType: string;
+    multiple?: boolean;
+    /** One file answered as `url` and also as a one-item `urls` (v1 optimize: clients read either). */
+    alsoUrls?: boolean;
+  };
   /**
    * The fields this operation adds to the success envelope (info, body, url or urls...), each with
    * a description. The common fields (error, status, credits, duration...) come from

@@ -98,7 +98,7 @@ function escapePdfString(s: string): string {
   return s.replace(/[^\x20-\xff]/g, "?").replace(/[\\()]/g, (c) => `\\${c}`);
 }
 
-function save(doc: mupdf.PDFDocument, options = "compress"): Buffer {
+function save(doc: mupdf.PDFDocument, options: string | Record<string, string> = "compress"): Buffer {
   const buf = doc.saveToBuffer(options);
   try {
     return Buffer.from(buf.asUint8Array());
@@ -245,7 +245,7 @@ export interface EncryptOptions {
   algorithm?: "aes-256" | "aes-128" | "rc4-128" | "rc4-40";
 }
 
-/** Re-saves a PDF encrypted (MuPDF's `encrypt=` save options). Passwords must not contain commas. */
+/** Re-saves a PDF encrypted (MuPDF's `encrypt` save options, given as an object so passwords may hold commas). */
 export function encryptPdf(bytes: Uint8Array, options: EncryptOptions = {}): Buffer {
   const { userPassword = "", ownerPassword = "owner", algorithm = "aes-256" } = options;
   const perms = options.permissions ?? (Object.keys(PERMISSION_BITS) as PermissionName[]);
@@ -254,10 +254,12 @@ export function encryptPdf(bytes: Uint8Array, options: EncryptOptions = {}): Buf
     typeof perms === "number" ? perms : perms.reduce((acc, name) => acc | PERMISSION_BITS[name], -3904);
   const doc = new mupdf.PDFDocument(Buffer.from(bytes));
   try {
-    return save(
-      doc,
-      `encrypt=${algorithm},user-password=${userPassword},owner-password=${ownerPassword},permissions=${p}`,
-    );
+    return save(doc, {
+      encrypt: algorithm,
+      "user-password": userPassword,
+      "owner-password": ownerPassword,
+      permissions: String(p),
+    });
   } finally {
     doc.destroy();
   }

@@ -131,23 +131,22 @@ function replay(req: IncomingMessage, chunks: AsyncIterable<Buffer>): IncomingMe
   }) as unknown as IncomingMessage;
 }
 
-/** The target of a presigned URL: a raw PUT with any or no Content-Type, streamed to disk. */
-export const storagePut: RouteHandler<"signed-link", undefined, typeof s.storagePutResponse> = async ({
-  req,
-  url,
-}) => {
+const GENERIC_TYPE = "application/octet-stream";
+
+/**
+ * The target of a presigned URL: a raw PUT with any or no Content-Type, streamed to disk. The
+ * file is served later with the `contenttype` named when the link was made; the PUT's own
+ * Content-Type counts only when none (or the generic application/octet-stream) was named.
+ */
+export const storagePut: RouteHandler<"signed-link", undefined, typeof s.storagePutResponse> = async ({ req, url }) => {
   const link = parseStorageLink(url.pathname, url.searchParams, "put");
   if (!link)
     throw new QuireError(403, "This upload link is invalid or has expired; ask for a new presigned URL.");
   const row = await getFileRow(link.id);
   if (!row || row.kind !== "upload") throw new QuireError(404, "upload not found");
-  const ct = req.headers["content-type"];
-  await writeUpload(
-    link.id,
-    row.name,
-    limitedBody(req, getConfig().uploadMaxBytes, "upload"),
-    ct || undefined,
-  );
+  const named = row.contentType && row.contentType !== GENERIC_TYPE;
+  const ct = named ? undefined : req.headers["content-type"];
+  await writeUpload(link.id, row.name, limitedBody(req, getConfig().uploadMaxBytes, "upload"), ct || undefined);
   return { error: false, status: 200, name: row.name };
 };
 

@@ -50,7 +50,7 @@ export interface RenderUrlResult {
 }
 
 /** Limits from env: WEBPAGE_LOAD_TIMEOUT_MS (30 s), WEBPAGE_TIMEOUT_MS (90 s), WEBPAGE_MAX_BYTES (100 MiB), WEBPAGE_MAX_REQUESTS (1000). */
-function renderLimitsFromEnv(): RenderLimits {
+export function renderLimitsFromEnv(): RenderLimits {
   return {
     loadTimeoutMs: envNumber("WEBPAGE_LOAD_TIMEOUT_MS", 30_000),
     totalTimeoutMs: envNumber("WEBPAGE_TIMEOUT_MS", 90_000),

@@ -42,7 +42,7 @@ export function isZip(bytes: Uint8Array): boolean {
 }
 
 /** Reads the central directory. Throws 442 for a damaged archive, 413 for zip64 (too large anyway). */
-function readZipDirectory(buf: Buffer, what: string): ZipEntryInfo[] {
+export function readZipDirectory(buf: Buffer, what: string): ZipEntryInfo[] {
   const damaged = (why: string) => new QuireError(442, `${what}: the file is damaged (${why}).`);
   let eocd = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {

@@ -13,8 +13,9 @@ export const DEFAULT_OPTIMIZE_SETTINGS = {
 
 /**
  * POST /v1/pdf/optimize (deprecated; /v2/pdf/compress replaces it) — the same optimizer driven
- * by five profile keys. Answers `urls` (the public API's field for this operation) and `fileSize`.
- * Cost: 1 per call + 1 per page.
+ * by five profile keys. Answers `url` (the official samples read it; with `async` it is where the
+ * PDF will be) and the same link as a one-item `urls` (the public API's documented field), and
+ * `fileSize`. Cost: 1 per call + 1 per page.
  */
 export const operation = defineOperation({
   id: "pdf-optimize",
@@ -60,9 +61,10 @@ export const operation = defineOperation({
   input: "pdf",
   pageBase: 0,
   cost: { perCall: 1, perPage: 1 },
-  resultFile: { name: "result.pdf", contentType: "application/pdf", multiple: true },
+  resultFile: { name: "result.pdf", contentType: "application/pdf", alsoUrls: true },
   response: z.object({
-    urls: z.array(z.string()).describe("One URL: the optimized PDF (the public API answers `urls` here)."),
+    url: z.string().describe("URL of the optimized PDF."),
+    urls: z.array(z.string()).describe("The same URL as a one-item list (the public API documents `urls` here)."),
     inputFileSize: z.number().int().describe("Size of the source PDF in bytes."),
   }),
 });

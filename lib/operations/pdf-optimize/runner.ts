@@ -11,7 +11,7 @@ import { DEFAULT_OPTIMIZE_SETTINGS, type operation } from "./contract";
 
 type Params = z.infer<typeof operation.params>;
 
-/** v1 optimize: the profile keys → the shared optimizer; answers `urls` and `fileSize`. */
+/** v1 optimize: the profile keys → the shared optimizer; answers `url` (and `urls`) and `fileSize`. */
 export const run: Runner<Params> = async (ctx) => {
   const source = ctx.sources[0];
   if (!source) throw new QuireError(400, "url: give the URL of a PDF document.");
@@ -31,7 +31,6 @@ export const run: Runner<Params> = async (ctx) => {
   ctx.log(`optimize: ${report.inputSize} → ${report.outputSize} bytes`);
   return {
     outputs: [{ path: file, name: outputName(ctx.params.name), contentType: "application/pdf" }],
-    multiple: true,
     pageCount: report.pageCount,
     fields: { fileSize: report.outputSize, inputFileSize: report.inputSize },
     message: describeOptimize(report),

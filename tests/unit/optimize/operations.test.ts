@@ -148,10 +148,11 @@ describe("pdf-compress runner", () => {
 });
 
 describe("pdf-optimize (v1)", () => {
-  it("defaults: JPEG quality 25 at 120 dpi; answers urls (multiple) and fileSize", async () => {
+  it("defaults: JPEG quality 25 at 120 dpi; one output (answered as url and urls) and fileSize", async () => {
     const params = parseParams({ url: "u" }, optimizeOp.params);
     const r = await runOptimize(context(params, photoPdf));
-    expect(r.multiple).toBe(true);
+    expect(r.multiple).toBeFalsy();
+    expect(r.outputs).toHaveLength(1);
     const out = readFileSync(r.outputs![0].path);
     expect(r.fields).toMatchObject({ fileSize: out.length, inputFileSize: photoPdf.length });
     // 1200 px over 4 in = 300 ppi ≥ 180 → 120 ppi = 480 px.
@@ -197,5 +198,8 @@ describe("pdf-optimize (v1)", () => {
   it("is marked deprecated", () => {
     expect(optimizeOp.deprecated).toBe(true);
     expect(optimizeOp.response.shape).toHaveProperty("urls");
+    expect(optimizeOp.response.shape).toHaveProperty("url");
+    expect(optimizeOp.resultFile).toMatchObject({ alsoUrls: true });
+    expect(optimizeOp.resultFile?.multiple).toBeFalsy();
   });
 });
