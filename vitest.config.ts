@@ -16,7 +16,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], setupFiles: ["tests/helpers/mupdf-preload-setup.ts"] } },
       { extends: true, test: { name: "api", include: ["tests/api/**/*.test.ts"], fileParallelism: false } },
       { extends: true, test: { name: "e2e", include: ["tests/e2e/**/*.test.ts"], fileParallelism: false } },
       // Several web and worker processes on PostgreSQL + S3 (skipped without QUIRE_TEST_PG_URL).

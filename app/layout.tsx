@@ -6,6 +6,8 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Quire", template: "%s · Quire" },
   description: "Self-hosted document processing",
+  // app/favicon.ico (16, 32, 48 px) for browsers and tools that ask for /favicon.ico; the SVG for the rest.
+  icons: { icon: [{ url: "/favicon.svg", type: "image/svg+xml" }] },
 };
 
 export const viewport: Viewport = {

@@ -9,6 +9,16 @@
  *    `qpdf --pages in 1-z:odd --` and `qpdf --rotate=+90` (Quire's figure includes HTTP, fetching
  *    the sources from storage, the sandbox and storing the output; bench/pdf-core.ts has the
  *    engine's own figures).
+ *  - POST /v1/pdf/convert/to/text against `pdftotext -layout` and /v1/pdf/convert/to/png at
+ *    150 dpi against `pdftoppm -r 150` (bench/pdf-out.ts).
+ *  - POST /v1/pdf/convert/from/url of a simple local page, warm, against a warm Playwright
+ *    `page.pdf()` of the same page (bench/pdf-out.ts).
+ *  - POST /v1/pdf/makesearchable of a 20-page 300 dpi scan against the tesseract CLI per page
+ *    (bench/searchable.ts).
+ *  - barcodes (bench/barcodes.ts): bwip-js generation and ZXing reading per second, against
+ *    `zbarimg` reading the same scans (ratio), and the two barcode operations over HTTP.
+ *  - POST /v1/pdf/convert/from/doc of a 5-page docx against a direct `soffice --convert-to pdf`
+ *    (bench/office-bench.ts).
  */
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
@@ -18,6 +28,10 @@ import path from "node:path";
 import { startQuire, waitForJob } from "../tests/helpers/quire-server";
 import { uploadBytes } from "../tests/helpers/api-client";
 import { makePdf } from "../tests/helpers/pdf-fixtures";
+import { convertFigures, webFigures, webSite } from "./pdf-out";
+import { benchSearchable } from "./searchable";
+import { barcodeRows } from "./barcodes";
+import { benchDocxToPdf } from "./office-bench";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 
@@ -52,7 +66,8 @@ async function timeIt(fn: () => Promise<unknown> | unknown, runs = 5) {
 
 async function main() {
   // The rate limit is off: the figures are the server's, not a per-key policy's.
-  const q = await startQuire({ env: { LOG_LEVEL: "error", WORKERS: "2", RATE_LIMIT_PER_SECOND: "0" } });
+  const site = await webSite();
+  const q = await startQuire({ env: { LOG_LEVEL: "error", WORKERS: "2", RATE_LIMIT_PER_SECOND: "0", EGRESS_ALLOW: site.hostPort } });
   const rows: string[][] = [];
   try {
     const h = { "x-api-key": q.apiKey };
@@ -133,9 +148,17 @@ async function main() {
     rows.push(["POST /v1/pdf/merge, 50 PDFs × 20 pages", `${merge.toFixed(0)} ms`, mergeTool, "target ≤ 2× qpdf"]);
     rows.push(["POST /v1/pdf/edit/delete-pages, 250 of 500", `${del.toFixed(0)} ms`, delTool, "target ≤ 2× qpdf"]);
     rows.push(["POST /v1/pdf/edit/rotate, 500 pages", `${rot.toFixed(0)} ms`, rotTool, "target ≤ 2× qpdf"]);
+    rows.push(await benchDocxToPdf(q, tmp, timeIt));
     fs.rmSync(tmp, { recursive: true, force: true });
+
+    // PDF → text against pdftotext -layout, PDF → PNG at 150 dpi against pdftoppm (bench/pdf-out.ts).
+    await convertFigures(q, rows);
+    await webFigures(q, site, rows);
+    rows.push(...(await benchSearchable(q)));
+    rows.push(...(await barcodeRows(q)));
   } finally {
     await q.stop();
+    await site.close();
   }
   const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length)));
   console.log(`\nQuire API benchmark (${os.cpus().length} cores, ${DURATION}s per load test, 16 connections)\n`);

@@ -40,14 +40,23 @@ if [ -z "${CHROMIUM_PATH:-}" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/d
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null) >&2 || true
   [ -x /usr/bin/chromium ] && export CHROMIUM_PATH=/usr/bin/chromium
 fi
-# Fonts PDF → HTML draws text in when a PDF does not embed its fonts (metric-compatible with
-# Times/Helvetica/Courier, Calibri, Cambria); checked with dpkg, installed when root and missing.
-fonts_missing=()
-for pkg in fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea; do
-  dpkg -s "$pkg" >/dev/null 2>&1 || fonts_missing+=("$pkg")
-done
-if [ "${#fonts_missing[@]}" -gt 0 ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
-  echo "quire: installing Debian's ${fonts_missing[*]} (PDF → HTML substitutes for fonts a PDF does not embed)" >&2
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${fonts_missing[@]}" >/dev/null) >&2 || true
+# Debian packages Quire runs (checked with dpkg, installed in one apt-get when root and missing):
+#   fonts PDF → HTML draws text in when a PDF does not embed its fonts (metric-compatible with
+#   Times/Helvetica/Courier, Calibri, Cambria); native Tesseract with the languages OCR offers and
+#   its orientation model (osd); LibreOffice (Writer, Calc) for office documents → PDF;
+#   qpdf, poppler-utils and zbar-tools: the CLIs the benchmarks compare against.
+debian_packages=(fonts-liberation2 fonts-crosextra-carlito fonts-crosextra-caladea
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa
+  tesseract-ocr-ita tesseract-ocr-por tesseract-ocr-nld tesseract-ocr-osd
+  libreoffice-writer-nogui libreoffice-calc-nogui qpdf poppler-utils zbar-tools)
+if [ "${QUIRE_SKIP_APT:-}" != "1" ]; then
+  pkgs_missing=()
+  for pkg in "${debian_packages[@]}"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || pkgs_missing+=("$pkg")
+  done
+  if [ "${#pkgs_missing[@]}" -gt 0 ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "quire: installing Debian's ${pkgs_missing[*]}" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${pkgs_missing[@]}" >/dev/null) >&2 || true
+  fi
 fi
 export QUIRE_ROOT

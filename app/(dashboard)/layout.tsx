@@ -11,6 +11,7 @@ import { MobileNav } from "@/components/shell/mobile-nav";
 import { Balance } from "@/components/shell/balance";
 import { ThemeToggle } from "@/components/shell/theme-toggle";
 import { UserMenu } from "@/components/shell/user-menu";
+import { OperationNamesProvider } from "@/components/shell/operation-names";
 
 /** The signed-in shell: sidebar grouped by category, header with balance and user menu. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
@@ -19,6 +20,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const groups = buildNav(catalog);
   return (
     <HydrationBoundary state={state}>
+      <OperationNamesProvider operations={catalog.map(({ id, title, category }) => ({ id, title, category }))}>
       <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow">
         Skip to content
       </a>
@@ -49,6 +51,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </main>
         </div>
       </div>
+      </OperationNamesProvider>
     </HydrationBoundary>
   );
 }

@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getSessionUser, oidcConfigured } from "@/lib/auth/next-auth";
+import { getSessionUser, oidcConfigured, safeReturnPath } from "@/lib/auth/next-auth";
 import { SignInForm } from "@/components/auth/sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in" };
 
 /** Sign-in: email + password, and the OIDC provider when one is configured. */
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | undefined>> }) {
-  if (await getSessionUser()) redirect("/");
   const sp = await searchParams;
+  const next = safeReturnPath(sp.next) ?? "/";
+  if (await getSessionUser()) redirect(next);
   const oidc = oidcConfigured();
   const notice = sp.expired ? "Your session has ended. Sign in again." : sp.error && sp.error !== "CredentialsSignin" ? "Sign-in failed. Try again." : null;
   return (
@@ -32,7 +33,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
               {notice}
             </p>
           ) : null}
-          <SignInForm oidc={oidc} />
+          <SignInForm oidc={oidc} next={next} />
         </div>
       </div>
     </main>

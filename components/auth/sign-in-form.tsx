@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { signInWithPassword } from "@/lib/dashboard/shell/auth-client";
 
 /** Email + password form (and the single sign-on button when configured). */
-export function SignInForm({ oidc }: { oidc: { id: string; name: string } | null }) {
+export function SignInForm({ oidc, next = "/" }: { oidc: { id: string; name: string } | null; next?: string }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
@@ -15,7 +15,7 @@ export function SignInForm({ oidc }: { oidc: { id: string; name: string } | null
     try {
       const err = await signInWithPassword(String(data.get("email")), String(data.get("password")));
       if (err) setError(err);
-      else window.location.href = "/";
+      else window.location.href = next;
     } catch {
       setError("Could not reach the server.");
     } finally {
@@ -27,7 +27,7 @@ export function SignInForm({ oidc }: { oidc: { id: string; name: string } | null
       <form onSubmit={onSubmit} method="post" className="space-y-4">
         <div>
           <label htmlFor="email" className="label">Email</label>
-          <input id="email" name="email" type="email" autoComplete="username" required className="input mt-1.5" aria-invalid={error ? true : undefined} />
+          <input id="email" name="email" type="email" autoComplete="username" required autoFocus className="input mt-1.5" aria-invalid={error ? true : undefined} />
         </div>
         <div>
           <label htmlFor="password" className="label">Password</label>
@@ -55,7 +55,7 @@ export function SignInForm({ oidc }: { oidc: { id: string; name: string } | null
             form.submit();
           }}>
             <input type="hidden" name="csrfToken" />
-            <input type="hidden" name="callbackUrl" value="/" />
+            <input type="hidden" name="callbackUrl" value={next} />
             <button type="submit" className="btn-secondary w-full py-2.5">Continue with {oidc.name}</button>
           </form>
         </>

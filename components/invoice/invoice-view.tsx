@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { buildInvoiceSections, buildLineItemTables, humanize, invoiceToCsvRows, readFieldSources } from "@/lib/dashboard/invoices/invoice";
+import { buildInvoiceSections, buildLineItemTables, humanize, invoiceToCsvRows, readConfidence, readFieldSources } from "@/lib/dashboard/invoices/invoice";
 import { toCsv } from "@/lib/dashboard/results/csv";
 import { PdfPreview } from "@/components/results/pdf-preview";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -25,6 +25,7 @@ export function InvoiceView({ result, jobId, sourceUrl }: { result: Record<strin
   const sections = useMemo(() => buildInvoiceSections(invoice), [invoice]);
   const tables = useMemo(() => buildLineItemTables(invoice), [invoice]);
   const sources = useMemo(() => readFieldSources(result), [result]);
+  const confidence = useMemo(() => readConfidence(result), [result]);
   const [active, setActive] = useState<string | null>(null);
   const [pinned, setPinned] = useState<string | null>(null);
   const [page, setPage] = useState(0);
@@ -61,10 +62,10 @@ export function InvoiceView({ result, jobId, sourceUrl }: { result: Record<strin
             <section key={s.id} aria-labelledby={`inv-${s.id}`} className="card @container p-4">
               <h3 id={`inv-${s.id}`} className="text-sm font-semibold">{s.title}</h3>
               <div className="mt-2 grid gap-x-6 gap-y-3 @2xl:grid-cols-2">
-                {s.groups.map((g, gi) => (
-                  <dl key={gi} className={s.groups.length === 1 ? "grid gap-x-6 @2xl:col-span-2 @2xl:grid-cols-2" : ""}>
+                {s.groups.filter((g) => g.fields.some((f) => f.value !== null)).map((g, gi, shown) => (
+                  <dl key={gi} className={shown.length === 1 ? "grid gap-x-6 @2xl:col-span-2 @2xl:grid-cols-2" : ""}>
                     {g.title ? <p className="col-span-full mb-1 text-xs font-semibold tracking-wide text-zinc-500 dark:text-zinc-400 uppercase">{g.title}</p> : null}
-                    {g.fields.map((f) => {
+                    {g.fields.filter((f) => f.value !== null).map((f) => {
                       const hasSource = Boolean(sources[f.path]);
                       const isCurrent = current === f.path;
                       return (
@@ -93,6 +94,15 @@ export function InvoiceView({ result, jobId, sourceUrl }: { result: Record<strin
                               </button>
                             )}
                           </dd>
+                          {confidence[f.path] !== undefined ? (
+                            <span
+                              className={`shrink-0 pt-0.5 text-[11px] tabular-nums ${confidence[f.path] >= 0.85 ? "text-emerald-600 dark:text-emerald-400" : confidence[f.path] >= 0.7 ? "text-zinc-500 dark:text-zinc-400" : "text-amber-600 dark:text-amber-400"}`}
+                              title="How sure the parser is of this value"
+                              data-confidence={confidence[f.path]}
+                            >
+                              {Math.round(confidence[f.path] * 100)}%
+                            </span>
+                          ) : null}
                           {f.value !== null ? (
                             <CopyButton value={f.value} label={`Copy ${f.label}`} iconOnly className="btn-ghost btn-sm opacity-60 group-hover:opacity-100 focus:opacity-100" />
                           ) : null}
@@ -102,6 +112,20 @@ export function InvoiceView({ result, jobId, sourceUrl }: { result: Record<strin
                   </dl>
                 ))}
               </div>
+              {/* Fields the parser did not find: one quiet line instead of a wall of "missing". */}
+              {s.groups.some((g) => g.fields.some((f) => f.value === null)) ? (
+                <p className="mt-2 px-2 text-xs text-zinc-500 dark:text-zinc-400">
+                  Not found:{" "}
+                  {s.groups
+                    .flatMap((g) => g.fields.filter((f) => f.value === null))
+                    .map((f, i) => (
+                      <span key={f.path} data-field={f.path} data-missing="true">
+                        {i > 0 ? ", " : ""}
+                        {f.label}
+                      </span>
+                    ))}
+                </p>
+              ) : null}
             </section>
           ))}
           <section aria-labelledby="inv-lines" className="card overflow-hidden">
@@ -110,7 +134,7 @@ export function InvoiceView({ result, jobId, sourceUrl }: { result: Record<strin
               <p className="px-4 pb-4 pt-2 text-xs text-zinc-500 italic dark:text-zinc-400" data-missing="true">missing — the parser found no line items</p>
             ) : (
               tables.map((t, ti) => (
-                <div key={ti} className="overflow-x-auto">
+                <div key={ti} className="table-scroll">
                   <table className="data-table" data-testid="line-items">
                     <thead>
                       <tr>

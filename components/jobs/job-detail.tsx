@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { jobQuery } from "@/lib/dashboard/data/queries";
-import { api } from "@/lib/dashboard/data/http";
+import { api, ApiError } from "@/lib/dashboard/data/http";
+import { useOperationTitle } from "@/components/shell/operation-names";
 import { buildCurl } from "@/lib/dashboard/jobs/curl";
 import { formatDuration, formatNumber } from "@/lib/dashboard/shell/format";
 import { StatusBadge } from "@/components/ui/status-badge";
@@ -28,6 +29,22 @@ export function JobDetail({ id, apiBase }: { id: string; apiBase: string }) {
       if (res.jobId && res.jobId !== id) router.push(`/jobs/${encodeURIComponent(res.jobId)}`);
     },
   });
+  const titleOf = useOperationTitle();
+  if (isError && error instanceof ApiError && error.status === 404) {
+    return (
+      <div className="space-y-4" data-testid="no-such-job">
+        <p className="text-sm"><Link href="/jobs" className="text-brand-600 hover:underline dark:text-brand-100">Jobs</Link> <span className="text-zinc-400">/</span></p>
+        <h1 className="page-title">No such job</h1>
+        <p className="font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">{id}</p>
+        <Notice tone="warning" title="This account has no job with this id">
+          Check the id for a typo, or sign in with the account that ran it. (The public API&apos;s{" "}
+          <code className="font-mono text-xs">/v1/job/check</code> answers <code className="font-mono text-xs">working</code> for an unknown id, as PDF.co does; pass{" "}
+          <code className="font-mono text-xs">force: true</code> to get <code className="font-mono text-xs">unknown</code> instead.)
+        </Notice>
+        <Link href="/jobs" className="btn-secondary">All jobs</Link>
+      </div>
+    );
+  }
   if (isError) return <Notice tone="error" title="Could not load this job">{(error as Error).message}</Notice>;
   if (!data) return <p className="muted text-sm">Loading…</p>;
   const job = data.job;
@@ -38,7 +55,7 @@ export function JobDetail({ id, apiBase }: { id: string; apiBase: string }) {
         <div className="min-w-0">
           <p className="text-sm"><Link href="/jobs" className="text-brand-600 hover:underline dark:text-brand-100">Jobs</Link> <span className="text-zinc-400">/</span></p>
           <h1 className="page-title mt-1 flex flex-wrap items-center gap-3">
-            {job.operation} <StatusBadge status={job.status} />
+            {titleOf(job.operation)} <StatusBadge status={job.status} />
           </h1>
           <p className="mt-1 font-mono text-xs text-zinc-500 dark:text-zinc-400">{job.jobId}</p>
         </div>

@@ -15,7 +15,7 @@ export function FieldInput({ field, value, onChange, error, pageBase = 0 }: { fi
   const describedBy = [field.help ? helpId : "", error ? errId : ""].filter(Boolean).join(" ") || undefined;
   const common = { id, name: field.name, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy } as const;
   const text = typeof value === "string" ? value : "";
-  const defaultHint = field.default !== undefined && field.kind !== "boolean" ? `Default: ${typeof field.default === "object" ? JSON.stringify(field.default) : String(field.default)}` : null;
+  const defaultHint = field.default !== undefined && field.default !== "" && field.kind !== "boolean" ? `Default: ${typeof field.default === "object" ? JSON.stringify(field.default) : String(field.default)}` : null;
 
   if (field.kind === "boolean") {
     return (

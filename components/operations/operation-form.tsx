@@ -49,8 +49,14 @@ export function OperationForm({ model, apiBase, preset }: { model: FormModel; ap
     const errs = validateValues(model, values);
     setErrors(errs);
     if (Object.keys(errs).length) {
-      const first = Object.keys(errs)[0]!;
-      document.querySelector<HTMLElement>(`[name="${CSS.escape(first)}"]`)?.focus();
+      // The first field in the form's order with an error takes focus (the upload button stands in for url).
+      const first = model.fields.find((f) => errs[f.name])?.name ?? Object.keys(errs)[0]!;
+      requestAnimationFrame(() => {
+        const sel = CSS.escape(first);
+        const el = document.querySelector<HTMLElement>(`[name="${sel}"]:not([type="hidden"]), [data-focus-for="${sel}"]`);
+        el?.focus();
+        el?.scrollIntoView({ block: "center" });
+      });
       return;
     }
     const body = toRequestBody(model, values);

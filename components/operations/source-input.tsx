@@ -21,6 +21,9 @@ const ACCEPT: Record<string, string> = {
   images: "image/*,.png,.jpg,.jpeg,.gif,.bmp,.tif,.tiff,.webp",
   sheet: ".xls,.xlsx,.ods,.csv,application/vnd.ms-excel,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
   pdfs: "application/pdf,.pdf",
+  file: ".eml,.msg,message/rfc822,application/vnd.ms-outlook",
+  office: ".doc,.docx,.rtf,.odt,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document,application/rtf,application/vnd.oasis.opendocument.text",
+  email: ".eml,.msg,message/rfc822,application/vnd.ms-outlook",
 };
 
 /**
@@ -130,7 +133,7 @@ export function SourceInput({
             <Icon name="upload" className="size-7 text-zinc-400" />
             <p className="text-sm">
               Drag {multiple ? "files" : "a file"} here, or{" "}
-              <button type="button" className="font-medium text-brand-600 underline-offset-2 hover:underline dark:text-brand-100" onClick={() => inputRef.current?.click()}>
+              <button type="button" data-focus-for="url" className="font-medium text-brand-600 underline-offset-2 hover:underline dark:text-brand-100" onClick={() => inputRef.current?.click()}>
                 choose {multiple ? "files" : "a file"}
               </button>
             </p>

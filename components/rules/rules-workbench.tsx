@@ -26,7 +26,8 @@ export function RulesWorkbench() {
   const [name, setName] = useState("");
   const [rules, setRules] = useState(EXAMPLE);
   const [source, setSource] = useState("");
-  const [caseSensitive, setCaseSensitive] = useState(false);
+  // The classifier's own default (true), so the tester and a plain classifier call agree.
+  const [caseSensitive, setCaseSensitive] = useState(true);
   const dirty = current ? current.name !== name || current.rules !== rules : rules !== EXAMPLE || name !== "";
   const problems = useMemo(() => parseRules(rules).errors, [rules]);
 

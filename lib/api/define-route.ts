@@ -66,7 +66,7 @@ export interface RouteDefinition<
   auth: A;
   summary: string;
   description?: string;
-  tag: "account" | "jobs" | "files" | "service";
+  tag: "account" | "jobs" | "files" | "service" | "templates";
   /** A Quire extension (not part of the public API this service is compatible with). */
   extension?: boolean;
   /** Query and body fields (documented in OpenAPI, parsed by ctx.input()). */

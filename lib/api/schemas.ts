@@ -38,16 +38,35 @@ export const accountResponse = z.strictObject({
 });
 
 export const ledgerInput = z.object({
-  days: z.number().optional().catch(undefined).describe("Days back (1–366, default 30)."),
+  days: z.number().optional().catch(undefined).describe("Days back when `from` is not given (1–366, default 30)."),
+  from: z.string().optional().describe("Only rows at or after this time (ISO 8601 date or date-time)."),
+  to: z.string().optional().describe("Only rows before this time (ISO 8601; a bare date means the end of that day)."),
+  view: z.enum(["entries", "jobs"]).optional().catch(undefined).describe("`entries` (default): one row per ledger entry with the balance after it; `jobs`: one row per job (reserved, extra, released, net)."),
+  jobId: z.string().optional().describe("Only the entries of this job."),
+  limit: z.number().optional().catch(undefined).describe("At most this many rows (1–500, default 100)."),
+  cursor: z.string().optional().describe("The `nextCursor` of the previous page."),
+  daily: z.boolean().optional().catch(undefined).describe("false leaves out `daily` (the use per day), for a caller that only pages through rows."),
 });
 
 export const ledgerEntrySchema = z.strictObject({
+  id: z.number().int(),
   at: z.string(),
-  kind: z.enum(["grant", "reserve", "capture", "release"]),
+  kind: z.enum(["grant", "reserve", "extend", "capture", "release"]),
   amount: z.number().int(),
   jobId: z.string().nullable(),
   operation: z.string().nullable(),
   note: z.string().nullable(),
+  balanceAfter: z.number().int().describe("The balance right after this entry."),
+});
+
+export const ledgerJobSchema = z.strictObject({
+  jobId: z.string(),
+  operation: z.string().nullable(),
+  at: z.string(),
+  reserved: z.number().int(),
+  extra: z.number().int().describe("Charged on capture beyond the reservation."),
+  released: z.number().int(),
+  net: z.number().int().describe("What the job cost: reserved + extra − released."),
 });
 
 export const dailyUseSchema = z.strictObject({ day: z.string(), operation: z.string(), credits });
@@ -55,7 +74,9 @@ export const dailyUseSchema = z.strictObject({ day: z.string(), operation: z.str
 export const ledgerResponse = z.strictObject({
   ...ok,
   entries: z.array(ledgerEntrySchema),
+  jobs: z.array(ledgerJobSchema).optional().describe("With view=jobs: the page of jobs (entries is then empty)."),
   daily: z.array(dailyUseSchema),
+  nextCursor: z.string().nullable(),
 });
 
 export const apiKeySchema = z.strictObject({
@@ -141,6 +162,9 @@ export const jobsInput = z.object({
   limit: z.number().optional().catch(undefined).describe("At most this many (1–500, default 50)."),
   status: z.string().optional().describe("Only jobs in this status (working, success, failed, aborted)."),
   q: z.string().optional().describe("Text found in the operation, the source URL or the job id."),
+  from: z.string().optional().describe("Only jobs created at or after this time (ISO 8601 date or date-time)."),
+  to: z.string().optional().describe("Only jobs created before this time (ISO 8601; a bare date means the end of that day)."),
+  cursor: z.string().optional().describe("The `nextCursor` of the previous page: continues after its last job."),
 });
 
 export const jobSummarySchema = z.strictObject({
@@ -160,9 +184,23 @@ export const jobSummarySchema = z.strictObject({
   url: z.string().optional(),
   urls: z.array(z.string()).optional(),
   message: z.string().nullable(),
+  invoice: z
+    .strictObject({
+      vendor: z.string().optional(),
+      invoiceNo: z.string().optional(),
+      invoiceDate: z.string().optional(),
+      total: z.string().optional(),
+      currency: z.string().optional(),
+    })
+    .optional()
+    .describe("Quire extension, finished ai-invoice-parser jobs only: what names the parsed invoice (vendor name, invoice number, ISO date, total, currency), each when found."),
 });
 
-export const jobsResponse = z.strictObject({ ...ok, jobs: z.array(jobSummarySchema) });
+export const jobsResponse = z.strictObject({
+  ...ok,
+  jobs: z.array(jobSummarySchema),
+  nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page."),
+});
 
 export const callbackDeliverySchema = z.strictObject({
   attempt: z.number().int(),
@@ -235,4 +273,122 @@ export const openApiResponse = z.looseObject({
   openapi: z.literal("3.1.0"),
   info: z.looseObject({ title: z.string(), version: z.string() }),
   paths: z.record(z.string(), z.unknown()),
+});
+
+// ---- templates -----------------------------------------------------------------------------
+
+export const templateSummarySchema = z.strictObject({
+  id: z.number().int(),
+  type: z.enum(["system", "user"]).describe("system: built in, read-only; user: the account's own"),
+  title: z.string(),
+  description: z.string(),
+});
+
+export const templateListResponse = z.strictObject({
+  ...ok,
+  templates: z.array(templateSummarySchema),
+  remainingCredits: credits,
+  credits,
+});
+
+export const templateResponse = z.strictObject({
+  ...ok,
+  id: z.number().int(),
+  type: z.enum(["system", "user"]),
+  title: z.string(),
+  description: z.string(),
+  test_json: z.string().describe("Sample data (JSON text) the template is previewed with"),
+  updated_at: z.string().nullable(),
+  body: z.string().describe("The template itself"),
+  remainingCredits: credits,
+  credits,
+});
+
+export const templateUpdateInput = z.object({
+  title: z.string().optional().catch(undefined).describe("The template's title."),
+  description: z.string().optional().catch(undefined).describe("What the template is for."),
+  body: z.string().optional().catch(undefined).describe("The template (HTML with Mustache tags, or a document parser template). A syntax error answers 400 naming its line."),
+  test_json: z
+    .preprocess((v) => (v !== undefined && typeof v !== "string" ? JSON.stringify(v) : v), z.string().optional())
+    .catch(undefined)
+    .describe("Sample data (a JSON object) for previews."),
+  testJson: z
+    .preprocess((v) => (v !== undefined && typeof v !== "string" ? JSON.stringify(v) : v), z.string().optional())
+    .catch(undefined)
+    .describe("Same as test_json."),
+});
+
+export const templateDeleteResponse = z.strictObject({ ...ok, deleted: z.number().int() });
+
+// ---- the account's stored files (/v1/file/*) --------------------------------------------------
+
+export const fileUrlInput = z.object({
+  url: z.string().describe("The file: a Quire file link (or filetoken://TOKEN) for hash/delete; any http(s) URL for upload/url and hash."),
+  name: z.string().optional().describe("File name to store it under (upload/url; default: the name the server gives)."),
+  httpusername: z.string().optional().describe("Basic-auth user for downloading `url`."),
+  httppassword: z.string().optional().describe("Basic-auth password for downloading `url`."),
+});
+
+export const storedFileSchema = z.strictObject({
+  token: z.string().describe("The file's token: /v1/file/download/{token}, /v1/file/options/{token}, filetoken://{token} as an operation's url."),
+  name: z.string(),
+  url: z.string().describe("A fresh signed link to the file."),
+  size: z.number().int(),
+  contentType: z.string(),
+  accessMode: z.enum(["private", "public"]).describe("private: only this account (x-api-key); public: anyone with the download link."),
+  createdAt: isoTime,
+  expiresAt: isoTime,
+});
+
+export const uploadUrlResponse = z.strictObject({
+  url: z.string(),
+  name: z.string(),
+  token: z.string(),
+  size: z.number().int(),
+  ...ok,
+  remainingCredits: credits,
+});
+
+export const fileHashResponse = z.strictObject({
+  hash: z.string().describe("SHA-256 of the file's bytes, lower-case hex."),
+  algorithm: z.literal("SHA-256"),
+  size: z.number().int(),
+  ...ok,
+  remainingCredits: credits,
+});
+
+export const fileDeleteResponse = z.strictObject({
+  name: z.string().describe("The deleted file's name."),
+  message: z.string(),
+  ...ok,
+  remainingCredits: credits,
+});
+
+export const fileAllInput = z.object({
+  limit: z.number().int().min(1).max(1000).optional().describe("Files per page (default 100)."),
+  offset: z.number().int().min(0).optional().describe("Files to skip (default 0)."),
+});
+
+export const fileAllResponse = z.strictObject({
+  files: z.array(storedFileSchema).describe("The account's uploaded files that are still stored, newest first."),
+  ...ok,
+  remainingCredits: credits,
+});
+
+export const fileDownloadInput = z.object({
+  asattachment: z.boolean().optional().describe("Send Content-Disposition: attachment (download) instead of inline."),
+  link: z.boolean().optional().describe("Answer JSON with a signed link instead of the bytes."),
+});
+
+export const fileLinkResponse = z.strictObject({ url: z.string(), name: z.string(), ...ok });
+
+export const fileOptionsInput = z.object({
+  accessmode: z.enum(["private", "public"]).optional().describe("Set who may download the file by token; absent: answer the current mode."),
+});
+
+export const fileOptionsResponse = z.strictObject({
+  token: z.string(),
+  name: z.string(),
+  accessMode: z.enum(["private", "public"]),
+  ...ok,
 });

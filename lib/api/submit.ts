@@ -1,7 +1,11 @@
 import "server-only";
 import crypto from "node:crypto";
 import type { z } from "zod";
-import { QuireError } from "@/lib/core/errors";
+import { QuireError, isQuireError } from "@/lib/core/errors";
+import { checkUrl } from "@/lib/egress";
+import { isOwnLink } from "@/lib/storage/files";
+import { takesSeveralFiles } from "@/lib/operations/types";
+import { applyStoredTemplate } from "@/lib/templates/store";
 import type { Caller } from "./auth";
 import type { OperationDefinition } from "@/lib/operations/types";
 import { getConfig } from "@/lib/core/config";
@@ -15,12 +19,17 @@ import { getRequestContext } from "@/lib/core/request-context";
 
 const SECRET_KEYS = /password|key|iv$|secret/i;
 
+/** `user:password@` in the URLs of a string, masked (job records and lists show the URL, not its secret). */
+export function redactUrlCredentials(s: string): string {
+  return s.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@,?#]*@/gi, "$1••••••@");
+}
+
 /** The request as shown in job lists: secrets masked. */
 function redactParams(params: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) {
     if (k === "profiles" && v && typeof v === "object") out[k] = redactParams(v as Record<string, unknown>);
-    else if (!SECRET_KEYS.test(k)) out[k] = v;
+    else if (!SECRET_KEYS.test(k)) out[k] = typeof v === "string" ? redactUrlCredentials(v) : v;
     else if (Array.isArray(v)) out[k] = v.map((x) => (x ? "••••••" : x)); // merge's passwords per input
     else out[k] = typeof v === "string" && v ? "••••••" : v;
   }
@@ -45,6 +54,28 @@ async function checkConcurrentJobs(accountId: string) {
   }
 }
 
+async function checkUrlsAtSubmit(op: OperationDefinition, params: Record<string, unknown>) {
+  // Only what the guard refuses for good (403 forbidden address, 452 not http/https); a host that
+  // does not resolve right now is left to the job, as before.
+  const check = async (url: string, field: string, label: string) => {
+    try {
+      await checkUrl(url, { field });
+    } catch (e) {
+      if (!isQuireError(e) || (e.status !== 403 && e.status !== 452)) return;
+      throw label ? new QuireError(e.status, `${label}: ${e.message.replace(/^url: /, "")}`) : e;
+    }
+  };
+  if (typeof params.callback === "string" && params.callback.trim()) await check(params.callback.trim(), "callback", "");
+  if (typeof params.url !== "string") return;
+  const urls = takesSeveralFiles(op.input)
+    ? params.url.split(",").map((u) => u.trim()).filter(Boolean)
+    : [params.url.trim()].filter(Boolean);
+  for (const [i, url] of urls.entries()) {
+    if (await isOwnLink(url)) continue;
+    await check(url, "url", urls.length > 1 ? `url #${i + 1}` : "");
+  }
+}
+
 export interface Submitted {
   status: number;
   body: Record<string, unknown>;
@@ -63,10 +94,16 @@ export async function submitOperation(
   started = Date.now(),
 ): Promise<Submitted> {
   const cfg = getConfig();
+  // HTML templates: `templateId` + `templateData` become the `html` the job renders (the
+  // sandboxed runner never reads the database); an unknown id is 404, a bad template 400.
+  if (op.templates) params = await applyStoredTemplate(op.templates, caller.accountId, params);
   if (params.expiration !== undefined && Number(params.expiration) > cfg.outputLinkMaxMinutes) {
     throw new QuireError(454, `expiration: at most ${cfg.outputLinkMaxMinutes} minutes on this server.`);
   }
   const isAsync = Boolean(op.alwaysAsync || params.async === true);
+  // An async call answers before anything is fetched: a URL the egress guard refuses is refused
+  // now (403/452), not reported later as a failed job.
+  if (isAsync) await checkUrlsAtSubmit(op, params);
   await checkConcurrentJobs(caller.accountId);
   const jobId = crypto.randomUUID();
   const reserve = op.cost.perCall + op.cost.perPage;
@@ -96,7 +133,7 @@ export async function submitOperation(
       status: "working",
       isAsync,
       via: caller.via,
-      source: typeof params.url === "string" ? params.url.slice(0, 2000) : null,
+      source: typeof params.url === "string" ? redactUrlCredentials(params.url).slice(0, 2000) : null,
       request: redactParams(params),
       payload: sealPayload({
         params,

@@ -45,6 +45,8 @@ export function publicKey(row: ApiKeyRow) {
 }
 
 const lastTouched = new Map<string, number>();
+/** The exact last use of each key seen by this process (the database holds it to the minute). */
+const lastUsed = new Map<string, number>();
 
 /**
  * Finds the live key for a presented secret, with its account's balance in the same query (the
@@ -79,6 +81,7 @@ export async function findApiKey(secret: string): Promise<(ApiKeyRow & { balance
 /** last_used_at with minute precision: one write per key per minute, off the hot path. */
 async function touch(id: string) {
   const now = Date.now();
+  lastUsed.set(id, now);
   if ((lastTouched.get(id) ?? 0) >= now - 60_000) return;
   lastTouched.set(id, now);
   const db = await getDb();
@@ -92,7 +95,11 @@ async function touch(id: string) {
 export async function listApiKeys(accountId: string) {
   const db = await getDb();
   const rows = await db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(apiKeys.createdAt);
-  return rows.map(publicKey);
+  // This process's own uses are exact; other processes' are in the database to the minute.
+  return rows.map((row) => {
+    const seen = lastUsed.get(row.id);
+    return publicKey(seen && (!row.lastUsedAt || seen > row.lastUsedAt.getTime()) ? { ...row, lastUsedAt: new Date(seen) } : row);
+  });
 }
 
 /** Revokes a key of the account; true if it existed and was live. */

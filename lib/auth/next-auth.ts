@@ -5,7 +5,8 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { redirect } from "next/navigation";
 import { getConfig, getServerSecret } from "@/lib/core/config";
 import { findSessionUser, verifyUserPassword, type SessionUser } from "./users";
-import { clearSignInFailures, recordSignInFailure, signInRetryAfter } from "./sign-in-limit";
+import { clearSignInFailures, recordSignInFailure, signInDelayMs, signInRetryAfter } from "./sign-in-limit";
+import { createSession, isSessionValid, revokeSession } from "./sessions";
 
 
 /** The OIDC provider, when OIDC_ISSUER + OIDC_CLIENT_ID + OIDC_CLIENT_SECRET are set. */
@@ -14,11 +15,15 @@ export function oidcConfigured(): { id: string; name: string } | null {
   return { id: "oidc", name: process.env.OIDC_NAME ?? "Single sign-on" };
 }
 
+/**
+ * The client's address as Quire's HTTP handler resolved it: it rewrites X-Forwarded-For to the
+ * socket's address, or to what a trusted proxy (TRUST_PROXY) reported, before Next.js runs. No
+ * other header (X-Real-IP...) is believed.
+ */
 function clientIp(headers: Record<string, unknown> | undefined): string {
   const fwd = headers?.["x-forwarded-for"];
   const first = typeof fwd === "string" ? fwd.split(",")[0]?.trim() : undefined;
-  const real = headers?.["x-real-ip"];
-  return first || (typeof real === "string" ? real : "") || "local";
+  return first || "local";
 }
 
 function buildAuthOptions(): AuthOptions {
@@ -36,6 +41,8 @@ function buildAuthOptions(): AuthOptions {
         const ip = clientIp(req?.headers as Record<string, unknown> | undefined);
         const wait = signInRetryAfter(email, ip);
         if (wait > 0) throw new Error(`Too many attempts. Try again in ${Math.ceil(wait / 60)} min.`);
+        const delay = signInDelayMs(email);
+        if (delay > 0) await new Promise((r) => setTimeout(r, delay));
         const user = await verifyUserPassword(email, password);
         if (!user) {
           recordSignInFailure(email, ip);
@@ -69,6 +76,12 @@ function buildAuthOptions(): AuthOptions {
     session: { strategy: "jwt", maxAge: getConfig().sessionMaxAge, updateAge: 15 * 60 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     providers,
+    events: {
+      // Sign-out revokes the session server-side: the cookie, even if copied, stops working.
+      async signOut({ token }) {
+        await revokeSession((token as { sid?: string } | null)?.sid);
+      },
+    },
     callbacks: {
       async signIn({ user, account }) {
         if (account?.provider === "credentials") return true;
@@ -76,6 +89,10 @@ function buildAuthOptions(): AuthOptions {
         return Boolean(user.email && (await findSessionUser(user.email)));
       },
       async jwt({ token, user, account }) {
+        if (!(user && account)) {
+          // Every use of the cookie: its server-side session must still be valid (not signed out).
+          return (await isSessionValid(token.sid)) ? token : { revoked: true };
+        }
         if (user && account) {
           const u =
             account.provider === "credentials"
@@ -87,6 +104,7 @@ function buildAuthOptions(): AuthOptions {
             token.role = u.role;
             token.email = u.email;
             token.name = u.name || u.email;
+            token.sid = await createSession(u.id, getConfig().sessionMaxAge);
           }
         }
         return token;
@@ -122,11 +140,25 @@ export async function getSessionUser(): Promise<SessionUser | null> {
   return u as SessionUser;
 }
 
-/** For pages and layouts: the signed-in user, or a redirect to the sign-in page. */
+/**
+ * For pages and layouts: the signed-in user, or a redirect to the sign-in page that comes back
+ * to the page asked for (a deep link to /credits lands on /credits after signing in).
+ */
 export async function requirePageUser(): Promise<SessionUser> {
   const user = await getSessionUser();
-  if (!user) redirect("/sign-in");
+  if (!user) {
+    const { headers } = await import("next/headers");
+    const from = safeReturnPath((await headers()).get("x-quire-path"));
+    redirect(from && from !== "/" ? `/sign-in?next=${encodeURIComponent(from)}` : "/sign-in");
+  }
   return user;
+}
+
+/** A path on this site to return to after signing in; null for anything else (other hosts, the API). */
+export function safeReturnPath(p: string | null | undefined): string | null {
+  if (!p || !p.startsWith("/") || p.startsWith("//") || p.startsWith("/\\")) return null;
+  if (/^\/(sign-in|api\/|_next\/|v1\/)/.test(p)) return null;
+  return p.slice(0, 2000);
 }
 
 declare module "next-auth" {
@@ -138,5 +170,8 @@ declare module "next-auth/jwt" {
   interface JWT {
     accountId?: string;
     role?: "admin" | "user";
+    /** The server-side session (lib/auth/sessions.ts) this cookie belongs to. */
+    sid?: string;
+    revoked?: boolean;
   }
 }

@@ -1,4 +1,6 @@
 import "server-only";
+import { sealWebhookSecret } from "./webhook-secret";
+import { revokeUserSessions } from "./sessions";
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
@@ -20,7 +22,7 @@ export async function createUser(input: {
   const email = input.email.trim().toLowerCase();
   const [account] = await db
     .insert(accounts)
-    .values({ name: input.name || email, webhookSecret: "whsec_" + crypto.randomBytes(24).toString("base64") })
+    .values({ name: input.name || email, webhookSecret: sealWebhookSecret("whsec_" + crypto.randomBytes(24).toString("base64")) })
     .returning();
   const [user] = await db
     .insert(users)
@@ -75,5 +77,7 @@ export async function setUserPassword(email: string, password: string): Promise<
     .set({ passwordHash: await hashPassword(password) })
     .where(eq(users.email, email.trim().toLowerCase()))
     .returning();
+  // A new password signs the user out everywhere.
+  for (const r of rows) await revokeUserSessions(r.id);
   return rows.length > 0;
 }

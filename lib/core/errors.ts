@@ -66,3 +66,33 @@ export function toQuireError(e: unknown): QuireError {
   if (isQuireError(e)) return new QuireError(e.status, e.message);
   return new QuireError(500, "Internal error: the operation failed unexpectedly. It has been logged.");
 }
+
+/**
+ * The same error, naming the field it came from by its full path: the egress guard and the
+ * fetchers say `url: …`; a URL nested in a request (`images[0].url`) is reported as such.
+ */
+export function renameErrorField(e: unknown, field: string): unknown {
+  if (!isQuireError(e) || !/^url: /.test(e.message)) return e;
+  return new QuireError(e.status, `${field}: ${e.message.slice(5)}`, { retryAfterSeconds: e.retryAfterSeconds });
+}
+
+// What V8 says when WebAssembly code traps (MuPDF, Tesseract, PGlite are WASM). After a trap the
+// module's memory may be corrupt, so the process that ran it must not be trusted with more work.
+const wasmTrapMessages =
+  /memory access out of bounds|table index is out of bounds|null function or function signature mismatch|(?:^|: )unreachable(?: executed)?\.?$|\(unreachable\)|divide by zero|remainder by zero|float unrepresentable in integer range|data segment out of bounds|element segment out of bounds|operation does not support unaligned accesses|dereferencing a null pointer|illegal cast|array element access out of bounds/i;
+
+/**
+ * The cause when `e` is (or wraps, by its message) a WebAssembly trap — `RuntimeError: memory
+ * access out of bounds` and the like — else undefined. Engines that catch such an error and
+ * re-throw it as "damaged file" (442) keep the trap's text, so the message is checked too.
+ */
+export function engineTrapCause(e: unknown): string | undefined {
+  if (typeof e !== "object" || e === null) return undefined;
+  const name = (e as { name?: unknown }).name;
+  const message = String((e as { message?: unknown }).message ?? "");
+  const isRuntimeError =
+    (typeof WebAssembly !== "undefined" && e instanceof WebAssembly.RuntimeError) || name === "RuntimeError";
+  if (isRuntimeError) return `RuntimeError: ${message || "WebAssembly trap"}`;
+  const m = message.match(wasmTrapMessages);
+  return m ? `RuntimeError: ${m[0].replace(/^[:\s(]+|[.)\s]+$/g, "")}` : undefined;
+}

@@ -5,7 +5,8 @@ import { QuireError } from "@/lib/core/errors";
 import { cachedBalance, rememberBalance } from "@/lib/db/embedded-cache";
 
 /**
- * The credits ledger: append-only rows (grant +, reserve −, capture − extra, release + back),
+ * The credits ledger: append-only rows (grant +, reserve −, extend − once the size is known,
+ * capture − extra or + the unused part, release + back),
  * with a cached balance on the account changed in the same transaction. Every job-related row
  * is unique per (job, kind), so retries after a crash never charge twice, and each transaction
  * locks the account row first, so concurrent requests can never take the balance below zero.
@@ -77,6 +78,41 @@ export async function reserveCredits(accountId: string, jobId: string, amount: n
   }));
 }
 
+/** Credits held for a job: its reserve plus its extension (both stored negative). */
+function heldFor(done: Array<{ kind: string; amount: number }>): number {
+  return -done.filter((d) => d.kind === "reserve" || d.kind === "extend").reduce((sum, d) => sum + Number(d.amount), 0);
+}
+
+/**
+ * Raises a job's reservation to `total` once its real size is known (the page count read before
+ * the work starts), so the work never costs more than was set aside: 402 when the balance cannot
+ * cover the rest, and the job then fails uncharged. Idempotent per job (one extension).
+ */
+export async function extendReservation(accountId: string, jobId: string, total: number, operation: string, what = "") {
+  const db = await getDb();
+  return remember(accountId, db.transaction(async (tx) => {
+    const balance = await lockBalance(tx, accountId);
+    const done = await rows<{ kind: string; amount: number }>(
+      tx.execute(sql`select kind, amount from credit_ledger where job_id = ${jobId}`),
+    );
+    if (!done.some((d) => d.kind === "reserve")) return balance;
+    if (done.some((d) => d.kind === "extend" || d.kind === "capture" || d.kind === "release")) return balance;
+    const need = total - heldFor(done);
+    if (need <= 0) return balance;
+    if (balance < need) {
+      throw new QuireError(
+        402,
+        `Not enough credits: ${what ? `${what}: ` : ""}this call costs ${total} credits and the account has ${balance + heldFor(done)}. Nothing was charged. Ask an administrator for more credits.`,
+      );
+    }
+    await tx.execute(
+      sql`insert into credit_ledger (account_id, kind, amount, job_id, operation) values (${accountId}, 'extend', ${-need}, ${jobId}, ${operation})`,
+    );
+    await tx.execute(sql`update accounts set balance = balance - ${need} where id = ${accountId}`);
+    return balance - need;
+  }));
+}
+
 /**
  * Captures a job's cost on success. The reserve already took part of it; the rest is taken
  * now, capped at the balance (the work is done, and the balance never goes negative).
@@ -86,18 +122,20 @@ export async function captureCredits(accountId: string, jobId: string, cost: num
   const db = await getDb();
   return remember(accountId, db.transaction(async (tx) => {
     const balance = await lockBalance(tx, accountId);
-    const done = await rows<{ kind: string; amount: number }>(
-      tx.execute(sql`select kind, amount from credit_ledger where job_id = ${jobId}`),
+    const done = await rows<{ kind: string; amount: number; operation: string | null }>(
+      tx.execute(sql`select kind, amount, operation from credit_ledger where job_id = ${jobId}`),
     );
-    const reserved = -(done.find((d) => d.kind === "reserve")?.amount ?? 0);
+    const reserved = heldFor(done);
     const captured = done.find((d) => d.kind === "capture");
     if (captured) return { charged: reserved - captured.amount, remaining: balance };
     if (done.some((d) => d.kind === "release")) return { charged: 0, remaining: balance };
-    const extra = Math.max(0, Math.min(cost - reserved, balance));
+    // More than was held (a size only known after the work, e.g. a printed web page): what the
+    // balance allows. Less (the reservation covered the whole document): the rest goes back.
+    const extra = cost >= reserved ? Math.min(cost - reserved, balance) : cost - reserved;
     await tx.execute(
       sql`insert into credit_ledger (account_id, kind, amount, job_id, operation) values (${accountId}, 'capture', ${-extra}, ${jobId}, ${operation})`,
     );
-    if (extra > 0) await tx.execute(sql`update accounts set balance = balance - ${extra} where id = ${accountId}`);
+    if (extra !== 0) await tx.execute(sql`update accounts set balance = balance - ${extra} where id = ${accountId}`);
     return { charged: reserved + extra, remaining: balance - extra };
   }));
 }
@@ -107,45 +145,16 @@ export async function releaseCredits(accountId: string, jobId: string) {
   const db = await getDb();
   return remember(accountId, db.transaction(async (tx) => {
     const balance = await lockBalance(tx, accountId);
-    const done = await rows<{ kind: string; amount: number }>(
-      tx.execute(sql`select kind, amount from credit_ledger where job_id = ${jobId}`),
+    const done = await rows<{ kind: string; amount: number; operation: string | null }>(
+      tx.execute(sql`select kind, amount, operation from credit_ledger where job_id = ${jobId}`),
     );
     const reserve = done.find((d) => d.kind === "reserve");
     if (!reserve || done.some((d) => d.kind === "capture" || d.kind === "release")) return balance;
+    const held = heldFor(done);
     await tx.execute(
-      sql`insert into credit_ledger (account_id, kind, amount, job_id, operation) values (${accountId}, 'release', ${-reserve.amount}, ${jobId}, ${"release"})`,
+      sql`insert into credit_ledger (account_id, kind, amount, job_id, operation) values (${accountId}, 'release', ${held}, ${jobId}, ${reserve.operation})`,
     );
-    await tx.execute(sql`update accounts set balance = balance + ${-reserve.amount} where id = ${accountId}`);
-    return balance - reserve.amount;
+    await tx.execute(sql`update accounts set balance = balance + ${held} where id = ${accountId}`);
+    return balance + held;
   }));
-}
-
-/** Ledger rows and per-day use per operation, for the dashboard. */
-export async function getLedger(accountId: string, days: number) {
-  const db = await getDb();
-  const since = new Date(Date.now() - days * 86400_000);
-  const entries = await rows<{ at: Date; kind: "grant" | "reserve" | "capture" | "release"; amount: number; jobId: string | null; operation: string | null; note: string | null }>(
-    db.execute(sql`select created_at as "at", kind, amount, job_id as "jobId", operation, note from credit_ledger
-      where account_id = ${accountId} and created_at >= ${since.toISOString()} order by id desc limit 500`),
-  );
-  // Net use per job: reserve + capture + release, attributed to the reserve's day and operation.
-  const daily = await rows<{ day: string; operation: string; credits: string | number }>(
-    db.execute(sql`select to_char(date_trunc('day', min(created_at)), 'YYYY-MM-DD') as day,
-        max(operation) filter (where kind = 'reserve') as operation, -sum(amount) as credits
-      from credit_ledger where account_id = ${accountId} and job_id is not null and created_at >= ${since.toISOString()}
-      group by job_id`),
-  );
-  const byKey = new Map<string, { day: string; operation: string; credits: number }>();
-  for (const d of daily) {
-    const credits = Number(d.credits);
-    if (!credits || !d.operation) continue;
-    const k = `${d.day}|${d.operation}`;
-    const cur = byKey.get(k) ?? { day: d.day, operation: d.operation, credits: 0 };
-    cur.credits += credits;
-    byKey.set(k, cur);
-  }
-  return {
-    entries: entries.map((e) => ({ ...e, amount: Number(e.amount) })),
-    daily: [...byKey.values()].sort((a, b) => a.day.localeCompare(b.day)),
-  };
 }

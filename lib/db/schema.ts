@@ -71,7 +71,7 @@ export const creditLedger = pgTable(
     accountId: uuid("account_id")
       .notNull()
       .references(() => accounts.id),
-    kind: text("kind", { enum: ["grant", "reserve", "capture", "release"] }).notNull(),
+    kind: text("kind", { enum: ["grant", "reserve", "extend", "capture", "release"] }).notNull(),
     amount: integer("amount").notNull(),
     jobId: text("job_id"),
     operation: text("operation"),
@@ -115,6 +115,10 @@ export const jobs = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     durationMs: integer("duration_ms"),
+    /** The process running the job now (lib/jobs/lease.ts): its instance id, renewed by heartbeat. */
+    owner: text("owner"),
+    /** Last heartbeat of `owner`; a working job whose heartbeat is older than JOB_LEASE_MS is orphaned. */
+    heartbeatAt: timestamp("heartbeat_at", { withTimezone: true }),
   },
   (t) => [
     index("jobs_account_created_idx").on(t.accountId, t.createdAt),
@@ -135,10 +139,12 @@ export const files = pgTable(
     /** True once the bytes are on disk (presigned uploads start false). */
     complete: boolean("complete").notNull().default(false),
     jobId: text("job_id"),
+    /** Who may fetch it by token (/v1/file/download/{token}): its account only, or anyone. */
+    access: text("access", { enum: ["private", "public"] }).notNull().default("private"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("files_expires_idx").on(t.expiresAt)],
+  (t) => [index("files_expires_idx").on(t.expiresAt), index("files_account_created_idx").on(t.accountId, t.createdAt)],
 );
 
 export const callbackDeliveries = pgTable(
@@ -217,4 +223,47 @@ export const idempotencyKeys = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotency_keys_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * Templates of an account: HTML templates (Mustache, rendered by HTML → PDF's `templateId`) and
+ * document parser templates (`/v1/pdf/documentparser`'s `templateId`). Ids are integers as the
+ * public API has them; the built-in system templates take the ids below 100.
+ */
+export const templates = pgTable(
+  "templates",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity({ startWith: 100 }),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    kind: text("kind", { enum: ["html", "documentparser"] }).notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    body: text("body").notNull(),
+    /** Sample data the dashboard previews the template with (HTML templates: JSON text). */
+    testJson: text("test_json").notNull().default(""),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("templates_account_kind_idx").on(t.accountId, t.kind)],
+);
+
+/**
+ * Dashboard sign-in sessions, server-side: the session cookie (a next-auth JWT) names one row by
+ * `id`; signing out, or an administrator, revokes it, and a revoked or expired row signs the
+ * cookie out everywhere at once.
+ */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
 );

@@ -63,7 +63,7 @@ export async function checkUrl(input: string, opts: CheckUrlOptions = {}): Promi
   const refuse = (what: string) =>
     new QuireError(
       403,
-      `${field}: ${opts.context ? opts.context + " " : ""}${what}; Quire only fetches public addresses`,
+      `${field}: ${opts.context ? opts.context + " " : ""}${what}; Quire only fetches public addresses (an operator can allow it with EGRESS_ALLOW)`,
     );
 
   let addresses: Array<{ address: string; family: number }>;

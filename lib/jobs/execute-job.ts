@@ -5,15 +5,17 @@ import crypto from "node:crypto";
 import { getConfig } from "@/lib/core/config";
 import { QuireError, isQuireError, toQuireError } from "@/lib/core/errors";
 import { openSecret, sealSecret } from "@/lib/auth/secret-box";
-import { captureCredits, getBalance, releaseCredits } from "@/lib/credits/ledger";
+import { captureCredits, extendReservation, getBalance, releaseCredits } from "@/lib/credits/ledger";
 import { getOperation } from "@/lib/operations/registry";
 import { validateParams } from "@/lib/operations/wire";
 import { takesSeveralFiles, type OperationDefinition } from "@/lib/operations/types";
 import type { RunResult, SourceFile } from "@/lib/operations/runner-types";
-import { fillReservedOutput, resolveOwnFile, safeFileName, storeOutput } from "@/lib/storage/local-store";
+import { fillReservedOutput, resolveOwnFile, safeFileName, storeOutputs } from "@/lib/storage/local-store";
+import { fileLinkOf, findAccountFileByUrl } from "@/lib/storage/files";
 import { egressDownloadToFile, egressFetch, fileNameFromResponse } from "@/lib/egress";
 import { decryptData, encryptData } from "@/lib/engine/crypto/aes-data";
 import { getSandboxPool } from "./sandbox-pool";
+import { claimJob, handBackJob, leaseSettings, releaseJob, shutdownSignal } from "./lease";
 import { finishJob, getJob, updateJob, type JobRow } from "./job-store";
 import { log } from "@/lib/core/log";
 import { metrics } from "@/lib/core/metrics";
@@ -66,10 +68,22 @@ export async function executeJob(jobId: string, signal?: AbortSignal): Promise<J
 
 async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
   const jobId = row.id;
+  // This process owns the job now (heartbeat); another run of it already ended → nothing to do.
+  if (!(await claimJob(jobId))) return (await getJob(jobId)) ?? row;
   log.info(`job started: ${row.operation}`);
   const started = Date.now();
   await updateJob(jobId, { startedAt: new Date(started) });
   const cfg = getConfig();
+  // Every job ends: past JOB_DEADLINE_MS it is stopped whatever it is waiting for; on SIGTERM
+  // past the grace period, it is handed back to the queue (async) or failed (sync).
+  const { deadlineMs } = leaseSettings();
+  const deadline = new AbortController();
+  const deadlineTimer = setTimeout(
+    () => deadline.abort(new QuireError(408, `the job took longer than ${Math.round(deadlineMs / 1000)} s and was stopped.`)),
+    deadlineMs,
+  );
+  const stopping = shutdownSignal();
+  const runSignal = AbortSignal.any([deadline.signal, stopping, ...(signal ? [signal] : [])]);
   const workDir = path.join(cfg.dataDir, "tmp", `${jobId}-${crypto.randomBytes(4).toString("hex")}`);
   await fsp.mkdir(workDir, { recursive: true });
   let payload: JobPayload | undefined;
@@ -79,18 +93,20 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
     // A trust boundary: the stored request is checked against the contract as it is now.
     const params = storedParams(op, payload.params);
     const profiles = params.profiles as Profiles;
-    const sources = await fetchSources(op, params, workDir, profiles);
+    const sources = await fetchSources(op, params, workDir, profiles, row.accountId);
     const auth = basicAuthOf(params);
+    await checkBudgetAndReserve(op, row, params, sources, workDir, runSignal);
     const result = await getSandboxPool().run(
       { opId: op.id, params, sources, workDir },
       {
-        signal,
+        signal: runSignal,
         fetchUrl: (url: string) => fetchSecondary(url, auth),
+        priority: row.isAsync ? "background" : "interactive",
       },
     );
     if (signal?.aborted) throw new QuireError(445, "the call took too long; it was stopped. Send it again with async: true.");
     const body = await buildSuccess(op, row, params, result, payload);
-    const pages = Math.max(1, result.pageCount ?? 1);
+    const pages = Math.max(1, result.pagesProcessed ?? result.pageCount ?? 1);
     const cost = op.cost.perCall + op.cost.perPage * pages;
     const { charged, remaining } = await captureCredits(row.accountId, jobId, cost, op.id);
     const duration = Date.now() - started;
@@ -108,6 +124,12 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
       durationMs: duration,
     });
   } catch (e) {
+    if (stopping.aborted && row.isAsync && !signal?.aborted && !deadline.signal.aborted) {
+      // SIGTERM: the job is not failed; the queue runs it again (here after a restart, or on another node).
+      await handBackJob(jobId).catch(() => {});
+      log.info(`job handed back: ${row.operation} (shutting down)`);
+      throw new JobHandedBack(jobId);
+    }
     const err = signal?.aborted && !(e instanceof QuireError && e.status !== 500)
       ? new QuireError(445, "the call took longer than the synchronous limit; it was stopped. Send it again with async: true.")
       : toQuireError(e);
@@ -128,9 +150,58 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
       await fillReservedOutput(payload.promised.id, payload.promised.name, JSON.stringify(err.toBody()), "application/json").catch(() => {});
     }
   } finally {
+    clearTimeout(deadlineTimer);
+    releaseJob(jobId);
     await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
   }
   return (await getJob(jobId))!;
+}
+
+/** Thrown by executeJob when a shutdown handed the job back: the queue must run it again. */
+export class JobHandedBack extends Error {
+  constructor(readonly jobId: string) {
+    super(`job ${jobId} was handed back to the queue (shutdown)`);
+    this.name = "JobHandedBack";
+  }
+}
+
+/**
+ * Before the work: the sources are measured in the sandbox (pages, inflated bytes, image sizes;
+ * a bomb or a document past MAX_PAGES is refused with 413 in a moment), and a per-page
+ * operation's reservation is raised to its full cost (perCall + perPage × pages of every PDF
+ * source) — 402, uncharged, when the balance cannot cover it. Non-PDF sources are not measured
+ * here; their cost is settled on capture.
+ */
+async function checkBudgetAndReserve(
+  op: OperationDefinition,
+  row: JobRow,
+  params: Record<string, unknown>,
+  sources: SourceFile[],
+  workDir: string,
+  signal: AbortSignal,
+): Promise<void> {
+  if (!sources.length) return;
+  const passwords = Array.isArray(params.passwords) ? (params.passwords as unknown[]).map((p) => (typeof p === "string" ? p : "")) : undefined;
+  const measured = await getSandboxPool().run(
+    {
+      opId: "work-budget",
+      params: { password: typeof params.password === "string" ? params.password : undefined, passwords },
+      sources,
+      workDir,
+    },
+    {
+      signal,
+      fetchUrl: async () => {
+        throw new QuireError(500, "Internal error: the work budget fetches nothing.");
+      },
+      priority: row.isAsync ? "background" : "interactive",
+    },
+  );
+  const pages = ((measured.fields?.pages as Array<number | null> | undefined) ?? []).filter((n): n is number => typeof n === "number");
+  if (!pages.length || op.cost.perPage <= 0) return;
+  const total = pages.reduce((a, b) => a + b, 0);
+  const cost = op.cost.perCall + op.cost.perPage * Math.max(1, total);
+  await extendReservation(row.accountId, row.id, cost, op.id, `${total} page${total === 1 ? "" : "s"}`);
 }
 
 /** The operation a job names; a job of an operation this server no longer has fails cleanly. */
@@ -164,8 +235,9 @@ async function fetchSources(
   params: Record<string, unknown>,
   workDir: string,
   profiles: Profiles,
+  accountId: string,
 ): Promise<SourceFile[]> {
-  if (op.input === "webpage") return [];
+  if (op.input === "webpage" || op.input === "none") return [];
   const raw = String(params.url ?? "");
   const several = takesSeveralFiles(op.input);
   const urls = several ? raw.split(",").map((u) => u.trim()).filter(Boolean) : [raw.trim()];
@@ -174,7 +246,7 @@ async function fetchSources(
   const auth = basicAuthOf(params);
   const fetchOne = async (i: number, url: string): Promise<SourceFile> => {
     const dest = path.join(workDir, `source-${i}`);
-    const own = await resolveOwnFile(url);
+    const own = /^filetoken:\/\//i.test(url) ? await ownStoredFile(accountId, url) : await resolveOwnFile(url);
     let name: string, contentType: string;
     if (own) {
       await own.saveTo(dest);
@@ -229,6 +301,13 @@ async function fetchSources(
   return out;
 }
 
+/** A `filetoken://TOKEN` source: one of the account's stored files (404 for any other token). */
+async function ownStoredFile(accountId: string, url: string) {
+  const row = await findAccountFileByUrl(accountId, url);
+  if (!row) throw new QuireError(404, `url: no stored file of this account has the token in ${url.slice(0, 80)}`);
+  return resolveOwnFile(await fileLinkOf(row));
+}
+
 async function fetchSecondary(url: string, basicAuth?: { username: string; password: string }) {
   const own = await resolveOwnFile(url);
   if (own) return { bytes: await own.read(), contentType: own.row.contentType, name: own.row.name };
@@ -280,16 +359,21 @@ async function buildSuccess(
   }
   const stored: Array<{ url: string; name: string; size: number }> = [];
   if (!wantsInline) {
+    // Outputs are read back only when a profile transforms them (encryption, base64).
+    const transforms = !!profiles?.DataEncryptionAlgorithm || profiles?.outputDataFormat === "base64";
+    const toStore = [];
     for (const o of outputs) {
-      const raw = await fsp.readFile(o.path);
-      const { bytes, transformed } = transformOutput(raw, profiles);
-      if (transformed) await fsp.writeFile(o.path, bytes);
-      const contentType = transformed
-        ? profiles?.outputDataFormat === "base64" ? "text/plain" : "application/octet-stream"
-        : o.contentType;
-      const s = await storeOutput({ accountId: row.accountId, jobId: row.id, srcPath: o.path, name: o.name, contentType, expiresAt });
-      stored.push({ url: s.url, name: s.name, size: s.size });
+      let contentType = o.contentType;
+      if (transforms) {
+        const { bytes, transformed } = transformOutput(await fsp.readFile(o.path), profiles);
+        if (transformed) {
+          await fsp.writeFile(o.path, bytes);
+          contentType = profiles?.outputDataFormat === "base64" ? "text/plain" : "application/octet-stream";
+        }
+      }
+      toStore.push({ accountId: row.accountId, jobId: row.id, srcPath: o.path, name: o.name, contentType, expiresAt });
     }
+    for (const s of await storeOutputs(toStore)) stored.push({ url: s.url, name: s.name, size: s.size });
   }
   const multiple = result.multiple || op.resultFile?.multiple || stored.length > 1;
   if (stored.length > 0 || (multiple && !wantsInline)) {

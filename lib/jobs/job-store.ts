@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, ilike, lt, or, sql } from "drizzle-orm";
 import { getDb } from "@/lib/db/client";
 import { callbackDeliveries, jobs } from "@/lib/db/schema";
 import { cachedFinishedJob, rememberFinishedJob } from "@/lib/db/embedded-cache";
@@ -36,7 +36,23 @@ export async function finishJob(id: string, values: Partial<typeof jobs.$inferIn
   return rows.length > 0;
 }
 
-export async function listJobs(accountId: string, opts: { limit: number; status?: string; q?: string }) {
+/**
+ * Where a page of jobs starts: after this job (createdAt, then id, both descending). `at` is the
+ * database's own text of created_at: microseconds that a JS Date would round away.
+ */
+export interface JobCursor {
+  at: string;
+  id: string;
+}
+
+/**
+ * One page of an account's jobs, newest first, read through jobs_account_created_idx: `before`
+ * continues after the last row of the previous page (keyset paging stays fast however deep).
+ */
+export async function listJobs(
+  accountId: string,
+  opts: { limit: number; status?: string; q?: string; from?: Date; to?: Date; before?: JobCursor },
+) {
   const db = await getDb();
   const conds = [eq(jobs.accountId, accountId)];
   if (opts.status) conds.push(eq(jobs.status, opts.status as JobRow["status"]));
@@ -44,11 +60,16 @@ export async function listJobs(accountId: string, opts: { limit: number; status?
     const like = `%${opts.q.replace(/[%_\\]/g, (c) => "\\" + c)}%`;
     conds.push(or(ilike(jobs.operation, like), ilike(jobs.source, like), ilike(jobs.id, like))!);
   }
+  if (opts.from) conds.push(gte(jobs.createdAt, opts.from));
+  if (opts.to) conds.push(lt(jobs.createdAt, opts.to));
+  if (opts.before) {
+    conds.push(sql`(${jobs.createdAt}, ${jobs.id}) < (${opts.before.at}::timestamptz, ${opts.before.id})`);
+  }
   return db
-    .select()
+    .select({ ...getTableColumns(jobs), cursorAt: sql<string>`${jobs.createdAt}::text` })
     .from(jobs)
     .where(and(...conds))
-    .orderBy(desc(jobs.createdAt))
+    .orderBy(desc(jobs.createdAt), desc(jobs.id))
     .limit(opts.limit);
 }
 

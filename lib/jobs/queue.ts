@@ -1,10 +1,12 @@
 import "server-only";
+import { openWebhookSecret } from "@/lib/auth/webhook-secret";
 import { PgBoss } from "pg-boss";
 import { getConfig } from "@/lib/core/config";
 import { getDbHandle } from "@/lib/db/client";
 import { log } from "@/lib/core/log";
 import { executeJob, jobCheckResult } from "./execute-job";
 import { getJob, recordDelivery } from "./job-store";
+import { setQueueEntryFailer } from "./lease";
 import { deliverWebhook, nextRetryDelay, WEBHOOK_MAX_ATTEMPTS } from "@/lib/webhooks";
 import { getDb } from "@/lib/db/client";
 import { accounts } from "@/lib/db/schema";
@@ -16,6 +18,10 @@ const CALLBACKS_QUEUE = "quire-callbacks";
 const g = globalThis as unknown as { __quireBoss?: Promise<PgBoss>; __quireWorking?: boolean };
 
 /** The durable queue (pg-boss) on the same database as everything else: PGlite or PostgreSQL. */
+// Jobs whose worker is gone (found by lib/jobs/lease.ts) go back through the queue's own
+// fail-and-retry rules at once, instead of waiting for the entry to expire.
+setQueueEntryFailer(async (id) => (await getBoss()).fail(JOBS_QUEUE, id, { reason: "the worker running it stopped" }));
+
 export function getBoss(): Promise<PgBoss> {
   g.__quireBoss ??= (async () => {
     const h = await getDbHandle();
@@ -63,6 +69,7 @@ async function enqueueCallback(jobId: string, attempt = 1, delaySeconds = 0) {
 
 /** Runs a queued job and, when it asked for one, schedules its callback. */
 async function runQueuedJob(jobId: string) {
+  // A job handed back on shutdown throws (JobHandedBack): the queue keeps it and runs it again.
   const row = await executeJob(jobId);
   if (row.callbackUrl && row.isAsync) await enqueueCallback(jobId);
 }
@@ -98,7 +105,7 @@ async function deliverCallback(jobId: string, attempt: number) {
   if (!account) return;
   const body = await jobCheckResult(row);
   // One webhook-id per job, so receivers can de-duplicate retries.
-  const r = await deliverWebhook(row.callbackUrl!, body, account.webhookSecret, { timeoutMs: 15_000, id: `msg_${jobId}` });
+  const r = await deliverWebhook(row.callbackUrl!, body, openWebhookSecret(account.webhookSecret), { timeoutMs: 15_000, id: `msg_${jobId}` });
   await recordDelivery({
     jobId,
     url: row.callbackUrl,
@@ -110,6 +117,13 @@ async function deliverCallback(jobId: string, attempt: number) {
   if (!r.ok && r.retryable !== false && attempt < WEBHOOK_MAX_ATTEMPTS) {
     await enqueueCallback(jobId, attempt + 1, Math.round(nextRetryDelay(attempt) / 1000));
   } else if (!r.ok) log.warn(`callback for job ${jobId} gave up after ${attempt} attempts`);
+}
+
+/** Stops fetching new jobs (shutdown); jobs already running go on. */
+export async function stopTakingJobs() {
+  const b = g.__quireBoss;
+  if (!b || !g.__quireWorking) return;
+  await (await b).offWork(JOBS_QUEUE, { wait: false });
 }
 
 export async function stopQueue() {

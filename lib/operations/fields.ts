@@ -15,14 +15,34 @@ export interface FieldMeta {
   advanced?: boolean;
   example?: unknown;
   widget?: "textarea" | "json" | "pages" | "rules" | "color" | "password" | "files" | "url";
+  /**
+   * The value the API applies when the field is absent, for a field the schema keeps optional
+   * (the runner tells absence apart): OpenAPI documents it and the form shows it (a box checked).
+   */
+  default?: unknown;
 }
 
 export function meta<T extends z.ZodType>(schema: T, m: FieldMeta): T {
   return schema.meta({ ...m, description: m.help }) as T;
 }
 
+/**
+ * Labels (and help where `.describe()` gave none) for every field of an object schema's shape,
+ * for arrays of objects whose items the dashboard edits field by field.
+ */
+export function labelFields<T extends Record<string, z.ZodType>>(shape: T, labels: { [K in keyof T]: string | [label: string, help: string] }): T {
+  const out: Record<string, z.ZodType> = {};
+  for (const [key, schema] of Object.entries(shape)) {
+    const l = labels[key as keyof T];
+    const [label, help] = Array.isArray(l) ? l : [l, schema.description];
+    out[key] = meta(schema, { label, help });
+  }
+  return out as T;
+}
+
 /** An optional boolean with its label (meta on the optional itself, where the form reads it). */
-const bool = (label: string, help: string, advanced = false) => meta(z.boolean().optional(), { label, help, advanced });
+const bool = (label: string, help: string, advanced = false, apiDefault?: boolean) =>
+  meta(z.boolean().optional(), { label, help, advanced, ...(apiDefault === undefined ? {} : { default: apiDefault }) });
 
 /** The common request attributes of the public API. Each operation picks those it supports. */
 export const common = {
@@ -154,6 +174,7 @@ export const ocrProfileKeys = {
   AutoAlignColumnsToHeader: bool(
     "Align columns to header",
     "The row with the most columns is the header and other rows align to it (default true).",
+    true,
     true,
   ),
   "OCRImagePreprocessingFilters.AddGammaCorrection": meta(z.array(z.string()).optional(), {

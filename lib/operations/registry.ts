@@ -21,6 +21,40 @@ import { operation as pdfSecurityRemove } from "./pdf-security-remove/contract";
 import { operation as pdfSplit2 } from "./pdf-split2/contract";
 import { operation as pdfEditRotateAuto } from "./pdf-edit-rotate-auto/contract";
 import { operation as pdfMerge2 } from "./pdf-merge2/contract";
+import { operation as pdfDocumentParser } from "./pdf-documentparser/contract";
+import { operation as pdfConvertToText } from "./pdf-convert-to-text/contract";
+import { operation as pdfConvertToTextSimple } from "./pdf-convert-to-text-simple/contract";
+import { operation as pdfConvertToJson } from "./pdf-convert-to-json/contract";
+import { operation as pdfConvertToJson2 } from "./pdf-convert-to-json2/contract";
+import { operation as pdfConvertToJsonMeta } from "./pdf-convert-to-json-meta/contract";
+import { operation as pdfConvertToXml } from "./pdf-convert-to-xml/contract";
+import { operation as pdfConvertToXlsx } from "./pdf-convert-to-xlsx/contract";
+import { operation as pdfConvertToXls } from "./pdf-convert-to-xls/contract";
+import { operation as pdfConvertToPng } from "./pdf-convert-to-png/contract";
+import { operation as pdfConvertToJpg } from "./pdf-convert-to-jpg/contract";
+import { operation as pdfConvertToWebp } from "./pdf-convert-to-webp/contract";
+import { operation as pdfConvertToTiff } from "./pdf-convert-to-tiff/contract";
+import { operation as pdfFind } from "./pdf-find/contract";
+import { operation as pdfFindTable } from "./pdf-find-table/contract";
+import { operation as pdfEditDeleteText } from "./pdf-edit-delete-text/contract";
+import { operation as pdfEditReplaceText } from "./pdf-edit-replace-text/contract";
+import { operation as pdfEditReplaceTextWithImage } from "./pdf-edit-replace-text-with-image/contract";
+import { operation as pdfMakesearchable } from "./pdf-makesearchable/contract";
+import { operation as pdfMakeunsearchable } from "./pdf-makeunsearchable/contract";
+import { operation as barcodeGenerate } from "./barcode-generate/contract";
+import { operation as barcodeReadFromUrl } from "./barcode-read-from-url/contract";
+import { operation as emailSend } from "./email-send/contract";
+import { operation as emailDecode } from "./email-decode/contract";
+import { operation as emailExtractAttachments } from "./email-extract-attachments/contract";
+import { operation as xlsConvertToPdf } from "./xls-convert-to-pdf/contract";
+import { operation as pdfConvertFromDoc } from "./pdf-convert-from-doc/contract";
+import { operation as pdfConvertFromHtml } from "./pdf-convert-from-html/contract";
+import { operation as xlsConvertToHtml } from "./xls-convert-to-html/contract";
+import { operation as xlsConvertToJson } from "./xls-convert-to-json/contract";
+import { operation as xlsConvertToTxt } from "./xls-convert-to-txt/contract";
+import { operation as xlsConvertToXml } from "./xls-convert-to-xml/contract";
+import { operation as pdfConvertFromCsv } from "./pdf-convert-from-csv/contract";
+import { operation as pdfConvertFromEmail } from "./pdf-convert-from-email/contract";
 
 /**
  * Every operation of Quire, by id. Universal (client + server): the API router, the OpenAPI
@@ -49,6 +83,40 @@ export const operations: OperationDefinition[] = [
   pdfSplit2,
   pdfEditRotateAuto,
   pdfMerge2,
+  pdfDocumentParser,
+  pdfConvertToText,
+  pdfConvertToTextSimple,
+  pdfConvertToJson,
+  pdfConvertToJson2,
+  pdfConvertToJsonMeta,
+  pdfConvertToXml,
+  pdfConvertToXlsx,
+  pdfConvertToXls,
+  pdfConvertToPng,
+  pdfConvertToJpg,
+  pdfConvertToWebp,
+  pdfConvertToTiff,
+  pdfFind,
+  pdfFindTable,
+  pdfEditDeleteText,
+  pdfEditReplaceText,
+  pdfEditReplaceTextWithImage,
+  pdfMakesearchable,
+  pdfMakeunsearchable,
+  barcodeGenerate,
+  barcodeReadFromUrl,
+  emailSend,
+  emailDecode,
+  emailExtractAttachments,
+  pdfConvertFromDoc,
+  xlsConvertToPdf,
+  pdfConvertFromHtml,
+  xlsConvertToHtml,
+  xlsConvertToJson,
+  xlsConvertToTxt,
+  xlsConvertToXml,
+  pdfConvertFromCsv,
+  pdfConvertFromEmail,
 ] as OperationDefinition[];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

@@ -51,8 +51,13 @@ export interface RunResult {
    * the spine puts it in `body` and stores no file.
    */
   inlineText?: string;
-  /** Pages processed (or in the document); drives per-page credits and `pageCount`. */
+  /** Pages of the document (or of the output); the answer's `pageCount`. */
   pageCount?: number;
+  /**
+   * Pages the operation worked on (the pages selected by `pages`, or every page); drives the
+   * per-page credits. Unset: `pageCount`.
+   */
+  pagesProcessed?: number;
   message?: string;
 }
 

@@ -6,9 +6,13 @@ export type InputKind =
   | "document" // one file from `url`: PDF or image (PNG, JPEG, TIFF...)
   | "images" // several files: `url` holds comma-separated URLs
   | "sheet" // one spreadsheet file (.xls, .xlsx, .ods, .csv)
+  | "office" // one word-processor file (.doc, .docx, .rtf, .odt)
+  | "email" // one e-mail file (.eml, .msg)
   | "webpage" // nothing is downloaded: the runner loads `url` in the browser through the egress guard
   | "pdfs" // several PDFs: `url` holds comma-separated URLs (merge)
-  | "files"; // several documents of any kind the operation converts: comma-separated URLs (merge2)
+  | "files" // several documents of any kind the operation converts: comma-separated URLs (merge2)
+  | "file" // one file of any kind the runner reads itself (an e-mail: .eml or .msg)
+  | "none"; // no source file: the runner makes its output from the params (barcode generate, e-mail send)
 
 /** Whether `url` holds several comma-separated URLs (and a multipart call may send several files). */
 export function takesSeveralFiles(kind: InputKind | string): boolean {
@@ -31,7 +35,8 @@ export interface OperationDefinition<S extends z.ZodObject = z.ZodObject, R exte
   path: string;
   title: string;
   summary: string;
-  category: "info" | "extract" | "convert" | "intelligence" | "optimize" | "edit" | "organize";
+  /** The group it is listed under in the dashboard (sidebar, overview, search). */
+  category: "info" | "extract" | "convert" | "intelligence" | "optimize" | "edit" | "organize" | "secure" | "files" | "barcodes" | "email";
   /** Request fields (profiles included as a nested object). */
   params: S;
   input: InputKind;
@@ -59,6 +64,12 @@ export interface OperationDefinition<S extends z.ZodObject = z.ZodObject, R exte
    * lib/operations/response.ts; together they make the answer's schema (OpenAPI, API tests).
    */
   response: R;
+  /**
+   * The operation takes the account's stored templates by `templateId`: HTML templates are
+   * rendered with `templateData` into `html`, document parser templates become `template`; both
+   * before the job is recorded (the sandboxed runner never reads the database).
+   */
+  templates?: "html" | "documentparser";
 }
 
 /** Identity function that keeps the schema types. */

@@ -14,12 +14,12 @@ function defOf(s: z.ZodType): Def {
   return (s as unknown as { _zod: { def: Def } })._zod.def;
 }
 
-/** Strips optional/default/nullable/pipe wrappers to reach the schema that says what a value is. */
+/** Strips optional/default/nullable/catch/pipe wrappers to reach the schema that says what a value is. */
 function baseSchema(s: z.ZodType): z.ZodType {
   let cur = s;
   for (let i = 0; i < 10; i++) {
     const d = defOf(cur);
-    if ((d.type === "optional" || d.type === "default" || d.type === "nullable" || d.type === "prefault" || d.type === "readonly") && d.innerType) cur = d.innerType;
+    if ((d.type === "optional" || d.type === "default" || d.type === "nullable" || d.type === "prefault" || d.type === "readonly" || d.type === "catch") && d.innerType) cur = d.innerType;
     else if (d.type === "pipe" && d.in) cur = d.in;
     else break;
   }

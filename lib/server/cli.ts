@@ -1,8 +1,11 @@
-import { eq, isNull, and } from "drizzle-orm";
+import { openWebhookSecret } from "@/lib/auth/webhook-secret";
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
 import { getDb, closeDb } from "@/lib/db/client";
 import { accounts, apiKeys, users } from "@/lib/db/schema";
 import { createUser, findUserByEmail, setUserPassword } from "@/lib/auth/users";
-import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
+import { getJob } from "@/lib/jobs/job-store";
 import { getBalance, grantCredits } from "@/lib/credits/ledger";
 import { getConfig } from "@/lib/core/config";
 import { callAdminSocket } from "./admin-socket";
@@ -15,6 +18,7 @@ const usage = `Usage: npm run quire -- <command> [options]
   revoke-key <key-id>
   grant-credits <email> <amount> [--note T]   (negative amounts take credits away, never below 0)
   list                                  users, balances and keys
+  job <job-id>                          a job's status, operation, owner and message ("no such job" if none)
   webhook-secret <email>                the callback signing secret of the account
 `;
 
@@ -53,7 +57,8 @@ async function adminCommand(argv: string[], console: { log: (...a: unknown[]) =>
     case "create-user": {
       const email = args[0];
       if (!email) throw new Error(usage);
-      const password = opt(args, "password") ?? Math.random().toString(36).slice(2) + Math.random().toString(36).slice(2);
+      // A made-up password comes from the system's CSPRNG (128 bits), never Math.random.
+      const password = opt(args, "password") ?? crypto.randomBytes(16).toString("base64url");
       const u = await createUser({
         email,
         password,
@@ -94,16 +99,29 @@ async function adminCommand(argv: string[], console: { log: (...a: unknown[]) =>
       const u = await accountOf(args[0]);
       const db = await getDb();
       const [a] = await db.select().from(accounts).where(eq(accounts.id, u.accountId));
-      console.log(a.webhookSecret);
+      console.log(openWebhookSecret(a.webhookSecret));
       break;
     }
     case "list": {
       const db = await getDb();
       for (const u of await db.select().from(users)) {
         console.log(`${u.email}  role=${u.role}  balance=${await getBalance(u.accountId)}  account=${u.accountId}`);
-        const keys = await db.select().from(apiKeys).where(and(eq(apiKeys.accountId, u.accountId), isNull(apiKeys.revokedAt)));
+        const keys = (await listApiKeys(u.accountId)).filter((k) => !k.revokedAt);
         for (const k of keys) console.log(`    key ${k.id}  ${k.prefix}…  ${k.name}  last used ${k.lastUsedAt?.toISOString() ?? "never"}`);
       }
+      break;
+    }
+    case "job": {
+      const id = args[0];
+      if (!id) throw new Error("usage: job <job-id>");
+      const job = await getJob(id);
+      if (!job) {
+        // The public API answers `working` for an unknown id (its contract); people deserve the truth.
+        console.log(`no such job: ${id}`);
+        return 1;
+      }
+      console.log(`${job.id}  ${job.operation}  ${job.status}  account=${job.accountId}  created=${job.createdAt.toISOString()}`);
+      if (job.message) console.log(`  ${job.message}`);
       break;
     }
     default:

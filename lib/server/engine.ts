@@ -1,5 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
+import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import { getConfig, getServerSecret } from "@/lib/core/config";
 import { getDb, getDbHandle } from "@/lib/db/client";
@@ -14,6 +15,8 @@ import { getEgressPolicy } from "@/lib/egress/policy";
 import { checkChromiumAtStartup } from "@/lib/engine/browser/chromium-path";
 import { getSandboxPool } from "@/lib/jobs/sandbox-pool";
 import { provideSandbox } from "@/lib/jobs/sandbox/handle";
+import { reapOrphanedJobs, sweepWorkFolders } from "@/lib/jobs/lease";
+import { sweepSessions } from "@/lib/auth/sessions";
 
 const g = globalThis as unknown as { __quireEngine?: Promise<void>; __quireSweeper?: NodeJS.Timeout };
 
@@ -24,12 +27,16 @@ const g = globalThis as unknown as { __quireEngine?: Promise<void>; __quireSweep
 export function startEngine(opts: { workers?: boolean } = {}): Promise<void> {
   g.__quireEngine ??= (async () => {
     const cfg = getConfig();
+    protectDataDir(cfg.dataDir);
     getEgressPolicy(); // fails start-up on an unreadable EGRESS_ALLOW
     getServerSecret();
     const h = await getDbHandle();
     await ensureFirstAdmin();
     await getBoss();
     if (h.kind === "pglite") await recoverOrphanedJobs();
+    // Jobs left working by a process that is gone: re-queued (async) or failed, uncharged.
+    await reapOrphanedJobs({ startup: true }).catch((e) => log.warn("reclaiming orphaned jobs failed", e));
+    await sweepWorkFolders({ all: h.kind === "pglite" }).catch((e) => log.warn("sweeping work folders failed", e));
     if (opts.workers ?? cfg.runWorkers) await startWorkers();
     // The dashboard (bundled by Next.js in this process) runs its previews through this handle.
     provideSandbox((job, runOpts) => getSandboxPool().run(job, runOpts));
@@ -38,6 +45,9 @@ export function startEngine(opts: { workers?: boolean } = {}): Promise<void> {
       sweepExpiredFiles().catch((e) => log.warn("sweeping expired files failed", e));
       sweepIdempotencyKeys().catch((e) => log.warn("sweeping idempotency keys failed", e));
       sweepRateBuckets().catch((e) => log.warn("sweeping rate-limit buckets failed", e));
+      reapOrphanedJobs().catch((e) => log.warn("reclaiming orphaned jobs failed", e));
+      sweepSessions().catch((e) => log.warn("sweeping sessions failed", e));
+      sweepWorkFolders().catch((e) => log.warn("sweeping work folders failed", e));
     }, 60_000);
     g.__quireSweeper.unref();
   })().catch((e) => {
@@ -89,5 +99,18 @@ async function recoverOrphanedJobs() {
   if (ids.length) {
     log.warn(`re-queueing ${ids.length} job(s) interrupted by the last shutdown`);
     await boss.fail(JOBS_QUEUE, ids, { message: "interrupted by a restart" } as never);
+  }
+}
+
+/**
+ * DATA_DIR holds the database, the server secret, uploads and outputs: only Quire's own user may
+ * enter it (0700), whatever the umask made of it.
+ */
+function protectDataDir(dir: string) {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    fs.chmodSync(dir, 0o700);
+  } catch (e) {
+    log.warn(`could not restrict ${dir} to its owner (chmod 700): ${(e as Error).message}`);
   }
 }

@@ -120,6 +120,7 @@ export function createRequestHandler(opts: {
           message: "The dashboard is off (DASHBOARD=false); the API is under /v1.",
         });
       }
+      setDashboardSecurityHeaders(res);
       const internal = opts.internalUrl?.();
       if (req.httpVersionMajor === 2 && internal)
         return viaInternalListener(req, res, internal, fwd, requestId);
@@ -128,6 +129,8 @@ export function createRequestHandler(opts: {
       req.headers["x-forwarded-for"] = fwd.clientIp;
       if (fwd.host) req.headers["x-forwarded-host"] = fwd.host;
       else delete req.headers["x-forwarded-host"];
+      // The page asked for, so a sign-in redirect can come back to it (set here, never the client's).
+      req.headers["x-quire-path"] = req.url ?? "/";
       try {
         await opts.next(req, res);
       } catch (e) {
@@ -136,6 +139,38 @@ export function createRequestHandler(opts: {
       }
     });
   };
+}
+
+/**
+ * The dashboard's pages: nothing loads from other origins (the proxy calls upstreams
+ * server-side), no other site may frame them, no MIME sniffing, no full URLs (with their signed
+ * tokens) in the Referer of other sites. Next.js needs inline scripts and styles; its dev server
+ * also needs eval. HSTS is set above for every HTTPS answer.
+ */
+function setDashboardSecurityHeaders(res: ServerResponse) {
+  const dev = process.env.QUIRE_DEV === "1";
+  res.setHeader(
+    "content-security-policy",
+    [
+      "default-src 'self'",
+      `script-src 'self' 'unsafe-inline'${dev ? " 'unsafe-eval'" : ""}`,
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      "font-src 'self' data:",
+      `connect-src 'self'${dev ? " ws: wss:" : ""}`,
+      "media-src 'self' data: blob:",
+      "worker-src 'self' blob:",
+      "frame-src 'self' blob:",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join("; "),
+  );
+  res.setHeader("x-frame-options", "DENY");
+  res.setHeader("x-content-type-options", "nosniff");
+  res.setHeader("referrer-policy", "same-origin");
+  res.setHeader("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=()");
 }
 
 function sendPlainJson(res: ServerResponse, status: number, body: unknown) {

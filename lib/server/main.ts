@@ -3,14 +3,12 @@ import path from "node:path";
 import type net from "node:net";
 import { getConfig } from "@/lib/core/config";
 import { startEngine } from "./engine";
-import { stopQueue } from "@/lib/jobs/queue";
-import { closeSandboxPool } from "@/lib/jobs/sandbox-pool";
-import { closeDb } from "@/lib/db/client";
 import { log } from "@/lib/core/log";
 import { listenAdminSocket } from "./admin-socket";
 import { runAdminCommand } from "./cli";
 import { createRequestHandler, type Handler } from "./http-handler";
 import { boundUrls, isLoopbackAddress, openListeners } from "./listen";
+import { installGracefulStop, tolerateClosedOutput } from "./shutdown";
 
 /**
  * Quire's one process: the engine API (/v1, /v2), storage links (/files), the operations
@@ -18,6 +16,7 @@ import { boundUrls, isLoopbackAddress, openListeners } from "./listen";
  * every other path.
  */
 async function main() {
+  tolerateClosedOutput();
   const cfg = getConfig();
   const root = process.env.QUIRE_ROOT ?? process.cwd();
   process.env.QUIRE_ROOT = root;
@@ -74,17 +73,10 @@ async function main() {
     );
   }
   process.stdout.write(lines.join("\n") + "\n");
-  const shutdown = async (signal: string) => {
-    log.info(`${signal}: shutting down`);
+  installGracefulStop(() => {
     listeners.close();
     internal?.close();
-    await stopQueue();
-    await closeSandboxPool();
-    await closeDb().catch(() => {});
-    process.exit(0);
-  };
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  });
 }
 
 main().catch((e) => {

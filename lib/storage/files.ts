@@ -5,7 +5,7 @@ import path from "node:path";
 import crypto from "node:crypto";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { eq, inArray, lt } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lt } from "drizzle-orm";
 import { getConfig } from "@/lib/core/config";
 import { QuireError } from "@/lib/core/errors";
 import { publicBaseUrl } from "@/lib/core/request-context";
@@ -145,6 +145,11 @@ async function findOwnLink(url: string): Promise<FileRow | null> {
   if (!m) return null;
   const row = await getFileRow(m[1]);
   return row && row.name === m[2] ? row : null;
+}
+
+/** Whether `url` is one of Quire's own GET links (valid or not): it is read from storage, never fetched. */
+export async function isOwnLink(url: string): Promise<boolean> {
+  return (await findOwnLink(url)) !== null;
 }
 
 /**
@@ -349,6 +354,57 @@ export async function storeOutput(input: {
   return { id, name: n, size, url: await getLink(id, n, input.contentType, input.expiresAt) };
 }
 
+/**
+ * storeOutput for many outputs at once (a split into hundreds of files): the objects are moved
+ * into the store a few at a time and the rows inserted in batches, so 500 parts cost a handful
+ * of round trips instead of 500. Results are in input order. When a put fails, the objects
+ * already stored for this call are deleted and the error is thrown (no rows were written yet).
+ */
+export async function storeOutputs(
+  inputs: { accountId: string; jobId: string; srcPath: string; name: string; contentType: string; expiresAt: Date }[],
+  concurrency = 8,
+) {
+  if (inputs.length <= 1) return Promise.all(inputs.map((i) => storeOutput(i)));
+  const store = await getObjectStore();
+  const items = inputs.map((input) => ({ input, id: newId(), name: safeFileName(input.name, "result"), size: -1 }));
+  let next = 0;
+  let failed: unknown = null;
+  const lanes = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length && failed === null) {
+      const it = items[next++];
+      try {
+        it.size = await store.putFile(objectKey(it.id, it.name), it.input.srcPath, it.input.contentType, { move: true });
+      } catch (e) {
+        failed ??= e;
+      }
+    }
+  });
+  await Promise.all(lanes);
+  if (failed !== null) {
+    await Promise.all(items.filter((it) => it.size >= 0).map((it) => store.delete(objectKey(it.id, it.name)).catch(() => {})));
+    throw failed;
+  }
+  const db = await getDb();
+  for (let i = 0; i < items.length; i += 200) {
+    await db.insert(files).values(
+      items.slice(i, i + 200).map((it) => ({
+        id: it.id,
+        accountId: it.input.accountId,
+        kind: "output" as const,
+        name: it.name,
+        contentType: it.input.contentType,
+        size: it.size,
+        complete: true,
+        jobId: it.input.jobId,
+        expiresAt: it.input.expiresAt,
+      })),
+    );
+  }
+  return Promise.all(
+    items.map(async (it) => ({ id: it.id, name: it.name, size: it.size, url: await getLink(it.id, it.name, it.input.contentType, it.input.expiresAt) })),
+  );
+}
+
 /** Reserves an output slot whose bytes come later (the async `url` promised before the job runs). */
 export async function reserveOutput(
   accountId: string,
@@ -426,4 +482,98 @@ export async function deleteFileRow(id: string) {
   await (await getObjectStore()).delete(objectKey(row.id, row.name));
   const db = await getDb();
   await db.delete(files).where(eq(files.id, id));
+}
+
+// ---- the account's stored files (/v1/file/*): a file's token is its id --------------------------
+
+/** A stored file as the account sees it, with a fresh link. */
+export interface AccountFile {
+  token: string;
+  name: string;
+  url: string;
+  size: number;
+  contentType: string;
+  accessMode: "private" | "public";
+  createdAt: string;
+  expiresAt: string;
+}
+
+async function describeFile(row: FileRow): Promise<AccountFile> {
+  return {
+    token: row.id,
+    name: row.name,
+    url: await getLink(row.id, row.name, row.contentType, row.expiresAt),
+    size: row.size,
+    contentType: row.contentType,
+    accessMode: row.access,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+/**
+ * The account's uploaded files that are stored and unexpired, newest first. A presigned upload
+ * whose bytes went straight to the store is completed here (its size read from the store); one
+ * never sent is left out.
+ */
+export async function listAccountFiles(accountId: string, opts: { limit?: number; offset?: number } = {}): Promise<AccountFile[]> {
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.accountId, accountId), eq(files.kind, "upload"), gt(files.expiresAt, new Date())))
+    .orderBy(desc(files.createdAt), desc(files.id))
+    .limit(Math.min(Math.max(opts.limit ?? 100, 1), 1000))
+    .offset(Math.max(opts.offset ?? 0, 0));
+  const done = await Promise.all(rows.map((r) => (r.complete ? r : completeUpload(r).catch(() => r))));
+  return Promise.all(done.filter((r) => r.complete).map(describeFile));
+}
+
+/**
+ * The account's own stored, unexpired file behind a token; null for any other (unknown, expired,
+ * another account's), so the caller answers one 404 that reveals nothing.
+ */
+export async function findAccountFile(accountId: string, token: string): Promise<FileRow | null> {
+  if (!/^[0-9a-f]{32}$/.test(token)) return null;
+  const row = await getFileRow(token);
+  if (!row || row.accountId !== accountId || row.expiresAt.getTime() < Date.now()) return null;
+  const done = await completeUpload(row).catch(() => null);
+  return done?.complete ? done : null;
+}
+
+/** The account's file behind one of Quire's links (its /files link, the store's presigned URL, or filetoken://TOKEN). */
+export async function findAccountFileByUrl(accountId: string, url: string): Promise<FileRow | null> {
+  const token = /^filetoken:\/\/([0-9a-f]{32})\/?$/i.exec(url.trim())?.[1];
+  if (token) return findAccountFile(accountId, token.toLowerCase());
+  const row = await findOwnLink(url.trim());
+  return row ? findAccountFile(accountId, row.id) : null;
+}
+
+/** The public file behind a token (for a download without a key); null otherwise. */
+export async function findPublicFile(token: string): Promise<FileRow | null> {
+  if (!/^[0-9a-f]{32}$/.test(token)) return null;
+  const row = await getFileRow(token);
+  if (!row || row.access !== "public" || row.expiresAt.getTime() < Date.now() || !row.complete) return null;
+  return row;
+}
+
+export async function describeAccountFile(row: FileRow): Promise<AccountFile> {
+  return describeFile(row);
+}
+
+export async function setFileAccess(id: string, access: "private" | "public"): Promise<void> {
+  const db = await getDb();
+  await db.update(files).set({ access }).where(eq(files.id, id));
+}
+
+/** A stream of a stored file's bytes (404 when its object is gone). */
+export async function openFileBytes(row: FileRow): Promise<{ body: Readable; size: number }> {
+  const o = await (await getObjectStore()).open(objectKey(row.id, row.name));
+  if (!o) throw new QuireError(404, `the stored file ${row.name} is gone (expired or deleted)`);
+  return { body: o.body, size: o.size };
+}
+
+/** A fresh GET link of a stored file. */
+export async function fileLinkOf(row: FileRow): Promise<string> {
+  return getLink(row.id, row.name, row.contentType, row.expiresAt);
 }

@@ -31,7 +31,7 @@ describe("limits", () => {
     const small = await uploadBytes(q, makePdf({ pages: 2 }), "small.pdf");
     const again = await q.api("/v1/pdf/info", { json: { url: small, async: true } });
     const ok = await waitForJob(q, again.body.jobId);
-    expect(ok.status).toBe("success");
+    expect(ok.status, JSON.stringify(ok)).toBe("success");
     expect(ok.info.PageCount).toBe(2);
   });
 

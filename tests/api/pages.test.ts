@@ -151,7 +151,7 @@ describe("POST /v1/pdf/edit/delete-pages and /v1/pdf/edit/rotate", () => {
     const r = await q.api("/v1/pdf/edit/delete-pages", { json: { url: src, name: "result.pdf", pages: "1-2" }, key });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.pageCount).toBe(3);
-    expect(r.body.credits).toBe(1 + 3);
+    expect(r.body.credits).toBe(1 + 2); // per selected (deleted) page
     expect(r.body.name).toBe("result.pdf");
     expect(pageTexts((await download(r.body.url)).bytes)).toEqual(["Page 3", "Page 4", "Page 5"]);
     // The older sample sends the same fields form-encoded.
@@ -430,11 +430,11 @@ describe("POST /v1/pdf/merge2", () => {
 
   it("POST /v1/pdf/merge2 (a format not converted here → 415 naming the input; nothing charged)", async () => {
     const key = await userKey(20);
-    const docx = await sampleUpload(Buffer.from("PK\x03\x04not really a document"), "sample.docx");
+    const docx = await sampleUpload(Buffer.from("PK\x03\x04not really a document"), "sample.pptx");
     const pdf = await sampleUpload(labelled("P", 1), "sample1.pdf");
     const r = await q.api("/v1/pdf/merge2", { json: { url: `${pdf},${docx}` }, key });
     expect(r.status).toBe(415);
-    expect(r.body.message).toMatch(/^url #2 \(sample\.docx\): /);
+    expect(r.body.message).toMatch(/^url #2 \(sample\.pptx\): presentations/);
     expect((await q.api("/v1/account/credit/balance", { key })).body.remainingCredits).toBe(20);
   });
 });

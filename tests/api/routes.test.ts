@@ -137,6 +137,69 @@ const calls: Record<string, (method: string) => Promise<void>> = {
     expect(put.status).toBe(200);
     expect((await download(pre.body.url)).bytes.toString()).toBe("abc");
   },
+  "file-upload-url": async (method) => {
+    const r = method === "GET" ? await q.api(`/v1/file/upload/url?url=${encodeURIComponent(pdf)}&name=copy.pdf`) : await q.api("/v1/file/upload/url", { json: { url: pdf, name: "copy.pdf" } });
+    expect(r.body.name).toBe("copy.pdf");
+    expect(r.body.token).toMatch(/^[0-9a-f]{32}$/);
+  },
+  "file-hash": async (method) => {
+    const r = method === "GET" ? await q.api(`/v1/file/hash?url=${encodeURIComponent(pdf)}`) : await q.api("/v1/file/hash", { json: { url: pdf } });
+    expect(r.body.hash).toMatch(/^[0-9a-f]{64}$/);
+  },
+  "file-delete": async (method) => {
+    const url = await uploadBytes(q, Buffer.from("to delete"), "gone.txt", "text/plain");
+    const r = method === "GET" ? await q.api(`/v1/file/delete?url=${encodeURIComponent(url)}`) : await q.api("/v1/file/delete", { json: { url } });
+    expect(r.body.name).toBe("gone.txt");
+  },
+  "file-all": async () => {
+    const r = await q.api("/v1/file/all?limit=5");
+    expect(r.body.files.length).toBeGreaterThan(0);
+  },
+  "file-download": async (method) => {
+    const token = (await q.api("/v1/file/all?limit=1")).body.files[0].token;
+    const r = await fetch(`${q.url}/v1/file/download/${token}`, { method, headers: { "x-api-key": q.apiKey } });
+    expect(r.status).toBe(200);
+  },
+  "file-options": async (method) => {
+    const token = (await q.api("/v1/file/all?limit=1")).body.files[0].token;
+    const r = method === "GET" ? await q.api(`/v1/file/options/${token}`) : await q.api(`/v1/file/options/${token}`, { json: { accessmode: "private" } });
+    expect(r.body.accessMode).toBe("private");
+  },
+  "html-templates": async () => {
+    const r = await q.api("/v1/templates/html");
+    expect(r.body.templates[0]).toMatchObject({ id: 1, type: "system" });
+  },
+  "html-template": async () => {
+    const r = await q.api("/v1/templates/html/1");
+    expect(r.body.body).toContain("{{");
+  },
+  "html-template-update": async () => {
+    const r = await q.api("/v1/templates/html/new/update", { json: { title: "Routes", body: "<p>{{x}}</p>" } });
+    expect(r.body.id).toBeGreaterThanOrEqual(100);
+  },
+  "html-template-delete": async () => {
+    const made = await q.api("/v1/templates/html/new/update", { json: { title: "Gone", body: "<p>bye</p>" } });
+    const r = await q.api(`/v1/templates/html/${made.body.id}`, { method: "DELETE" });
+    expect(r.status).toBe(200);
+  },
+  "documentparser-templates": async () => {
+    const r = await q.api("/v1/documentparser/templates");
+    expect(Array.isArray(r.body.templates)).toBe(true);
+  },
+  "documentparser-template": async () => {
+    const made = await q.api("/v1/documentparser/templates/new/update", { json: { title: "Routes", body: "templateName: Routes\nfields:\n  total:\n    expression: 'Total{{Spaces}}{{Number}}'\n" } });
+    const r = await q.api(`/v1/documentparser/templates/${made.body.id}`);
+    expect(r.body.title).toBe("Routes");
+  },
+  "documentparser-template-update": async () => {
+    const r = await q.api("/v1/documentparser/templates/new/update", { json: { title: "Routes 2", body: "templateName: Routes2\nfields:\n  total:\n    expression: 'Total{{Spaces}}{{Number}}'\n" } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+  },
+  "documentparser-template-delete": async () => {
+    const made = await q.api("/v1/documentparser/templates/new/update", { json: { title: "Gone", body: "templateName: Gone\nfields:\n  total:\n    expression: 'Total{{Spaces}}{{Number}}'\n" } });
+    const r = await q.api(`/v1/documentparser/templates/${made.body.id}`, { method: "DELETE" });
+    expect(r.status).toBe(200);
+  },
 };
 
 describe("route table", () => {

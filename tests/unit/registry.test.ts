@@ -4,6 +4,13 @@ import path from "node:path";
 import { operations } from "@/lib/operations/registry";
 import { buildOpenApi } from "@/lib/api/openapi";
 import { shapeOf } from "@/lib/operations/wire";
+import { buildFormModel, type FieldModel } from "@/lib/dashboard/operations/form-model";
+import { categoryLabels } from "@/lib/dashboard/shell/nav";
+
+/** Every field of a form model, array items' fields included, by dotted name. */
+function allFields(fields: FieldModel[], prefix = ""): [string, FieldModel][] {
+  return fields.flatMap((f) => [[prefix + f.name, f] as [string, FieldModel], ...allFields(f.itemFields ?? [], `${prefix}${f.name}[].`)]);
+}
 
 const root = path.resolve(import.meta.dirname, "../..");
 const allTests = (dir: string) =>
@@ -40,6 +47,20 @@ describe("operation registry", () => {
           const meta = (field as { meta(): Record<string, unknown> | undefined }).meta();
           expect(meta?.label, `${op.id}.${key} has no label`).toBeTruthy();
         }
+      });
+      it("gives every form field (array items' too) a human label and help text", () => {
+        for (const [name, f] of allFields(buildFormModel(op).fields)) {
+          // A plain word ("Worksheets") may be its own label; an API name (x, fontName, field_name) may not.
+          const looksLikeCode = /^[a-z]|[a-z][A-Z]|[_.]/.test(f.key);
+          expect(f.label !== f.key || !looksLikeCode, `${op.id}: ${name} is labelled with its API name "${f.key}"`).toBe(true);
+          expect(f.help?.trim(), `${op.id}: ${name} has no help text`).toBeTruthy();
+          // A box that shows unchecked while the API applies true says the opposite of what it does.
+          if (f.kind === "boolean" && /\(default true\)|default: true/i.test(f.help ?? "")) expect(f.default, `${op.id}: ${name} says it defaults to true but declares no default`).toBe(true);
+        }
+      });
+      it("has a human title and a category the dashboard lists", () => {
+        expect(op.title).not.toMatch(/^[a-z0-9-]+$/);
+        expect(Object.keys(categoryLabels)).toContain(op.category);
       });
       it("has unit tests and API tests", () => {
         expect(unitTests.includes(op.id) || unitTests.includes(`lib/operations/${op.id}`), `no unit test mentions ${op.id}`).toBe(true);

@@ -1,9 +1,11 @@
 import "server-only";
+import { openWebhookSecret, sealWebhookSecret } from "@/lib/auth/webhook-secret";
 import { eq } from "drizzle-orm";
 import { QuireError } from "@/lib/core/errors";
 import { getDb } from "@/lib/db/client";
 import { accounts, users } from "@/lib/db/schema";
-import { getLedger } from "@/lib/credits/ledger";
+import { dailyUse, ledgerEntries, ledgerJobs } from "@/lib/credits/ledger-view";
+import { decodeCursor, encodeCursor, parseTimeBound } from "../paging";
 import { createApiKey, listApiKeys, revokeApiKey, type publicKey } from "@/lib/auth/api-keys";
 import { generateWebhookSecret } from "@/lib/webhooks";
 import type { RouteHandler } from "../define-route";
@@ -34,14 +36,33 @@ export const account: KeyHandler<typeof s.accountResponse> = async ({ caller }) 
 };
 
 export const creditLedger: KeyHandler<typeof s.ledgerResponse, typeof s.ledgerInput> = async ({ caller, input }) => {
-  const { days } = await input();
-  const span = Math.min(Math.max(Number(days ?? 30) || 30, 1), 366);
-  const ledger = await getLedger(caller.accountId, span);
+  const f = await input();
+  const span = Math.min(Math.max(Number(f.days ?? 30) || 30, 1), 366);
+  const range = { from: parseTimeBound(f.from, "from") ?? new Date(Date.now() - span * 86400_000), to: parseTimeBound(f.to, "to") };
+  const limit = Math.min(Math.max(Number(f.limit ?? 100) || 100, 1), 500);
+  const key = decodeCursor<[string, number]>(f.cursor, ["string", "number"]);
+  const before = key ? { at: key[0], id: key[1] } : undefined;
+  const daily = f.cursor || f.daily === false ? [] : await dailyUse(caller.accountId, range);
+  if (f.view === "jobs") {
+    const found = await ledgerJobs(caller.accountId, { ...range, limit: limit + 1, before });
+    const page = found.slice(0, limit);
+    return {
+      error: false,
+      status: 200,
+      entries: [],
+      jobs: page.map(({ id: _id, cursor: _c, ...j }) => ({ ...j, at: wireTime(j.at) })),
+      daily,
+      nextCursor: found.length > limit ? encodeCursor([page.at(-1)!.cursor.at, page.at(-1)!.cursor.id]) : null,
+    };
+  }
+  const found = await ledgerEntries(caller.accountId, { ...range, limit: limit + 1, before, jobId: f.jobId || undefined });
+  const page = found.slice(0, limit);
   return {
     error: false,
     status: 200,
-    entries: ledger.entries.map((e) => ({ ...e, at: wireTime(e.at) })),
-    daily: ledger.daily,
+    entries: page.map(({ cursor: _c, ...e }) => ({ ...e, at: wireTime(e.at) })),
+    daily,
+    nextCursor: found.length > limit ? encodeCursor([page.at(-1)!.cursor.at, page.at(-1)!.cursor.id]) : null,
   };
 };
 
@@ -69,13 +90,13 @@ export const revokeKey: KeyHandler<typeof s.revokeKeyResponse> = async ({ caller
 export const webhookSecret: KeyHandler<typeof s.webhookSecretResponse> = async ({ caller }) => {
   const db = await getDb();
   const [acc] = await db.select().from(accounts).where(eq(accounts.id, caller.accountId));
-  return { error: false, status: 200, secret: acc.webhookSecret };
+  return { error: false, status: 200, secret: openWebhookSecret(acc.webhookSecret) };
 };
 
 export const rotateWebhookSecret: KeyHandler<typeof s.webhookSecretResponse> = async ({ caller }) => {
   const db = await getDb();
   const secret = generateWebhookSecret();
-  await db.update(accounts).set({ webhookSecret: secret }).where(eq(accounts.id, caller.accountId));
+  await db.update(accounts).set({ webhookSecret: sealWebhookSecret(secret) }).where(eq(accounts.id, caller.accountId));
   return { error: false, status: 200, secret };
 };
 

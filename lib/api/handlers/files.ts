@@ -144,6 +144,9 @@ export const storagePut: RouteHandler<"signed-link", undefined, typeof s.storage
     throw new QuireError(403, "This upload link is invalid or has expired; ask for a new presigned URL.");
   const row = await getFileRow(link.id);
   if (!row || row.kind !== "upload") throw new QuireError(404, "upload not found");
+  // One upload per link: a finished upload (perhaps already read by a job) is never replaced.
+  if (row.complete)
+    throw new QuireError(409, "This upload link was already used: the file is uploaded and cannot be replaced. Ask for a new presigned URL.");
   const named = row.contentType && row.contentType !== GENERIC_TYPE;
   const ct = named ? undefined : req.headers["content-type"];
   await writeUpload(link.id, row.name, limitedBody(req, getConfig().uploadMaxBytes, "upload"), ct || undefined);

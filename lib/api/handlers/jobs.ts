@@ -3,9 +3,11 @@ import type { z } from "zod";
 import { QuireError } from "@/lib/core/errors";
 import { getBalance } from "@/lib/credits/ledger";
 import { getJob, listDeliveries, listJobs as listJobRows, type JobRow } from "@/lib/jobs/job-store";
+import { invoiceHeadline } from "@/lib/operations/ai-invoice-parser/headline";
 import { jobCheckResult, openPayload, operationOf, storedParams } from "@/lib/jobs/execute-job";
 import { JsonReply, type RouteHandler } from "../define-route";
 import { submitOperation } from "../submit";
+import { decodeCursor, encodeCursor, parseTimeBound } from "../paging";
 import type * as s from "../schemas";
 import { requestFingerprint, withIdempotency } from "../idempotency";
 
@@ -35,12 +37,23 @@ export const jobCheck: KeyHandler<typeof s.jobCheckResponse, typeof s.jobCheckIn
 export const listJobs: KeyHandler<typeof s.jobsResponse, typeof s.jobsInput> = async ({ caller, input }) => {
   const f = await input();
   const limit = Math.min(Math.max(Number(f.limit ?? 50) || 50, 1), 500);
+  const before = decodeCursor<[string, string]>(f.cursor, ["string", "string"]);
   const rows = await listJobRows(caller.accountId, {
-    limit,
+    limit: limit + 1,
     status: f.status || undefined,
     q: f.q || undefined,
+    from: parseTimeBound(f.from, "from"),
+    to: parseTimeBound(f.to, "to"),
+    before: before ? { at: before[0], id: before[1] } : undefined,
   });
-  return { error: false, status: 200, jobs: rows.map(jobSummary) };
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    error: false,
+    status: 200,
+    jobs: page.map(jobSummary),
+    nextCursor: rows.length > limit && last ? encodeCursor([last.cursorAt, last.id]) : null,
+  };
 };
 
 export const jobDetail: KeyHandler<typeof s.jobDetailResponse> = async ({ caller, pathParams }) => {
@@ -105,5 +118,6 @@ function jobSummary(row: JobRow): z.input<typeof s.jobSummarySchema> {
     url: row.promisedUrl ?? (r.url as string | undefined),
     urls: r.urls as string[] | undefined,
     message: row.message,
+    invoice: row.operation === "ai-invoice-parser" && row.status === "success" ? invoiceHeadline(r) : undefined,
   };
 }

@@ -16,6 +16,8 @@ export type JobsAnswer = z.infer<typeof s.jobsResponse>;
 export type JobAnswer = z.infer<typeof s.jobDetailResponse>;
 export type KeysAnswer = z.infer<typeof s.keysResponse>;
 export type WebhookSecret = z.infer<typeof s.webhookSecretResponse>;
+export type FilesAnswer = z.infer<typeof s.fileAllResponse>;
+export type StoredFile = z.infer<typeof s.storedFileSchema>;
 
 /** Answers of the dashboard's own route handlers (app/api), not of the API. */
 export interface RuleSet {

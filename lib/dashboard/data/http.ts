@@ -45,7 +45,8 @@ export async function local<T>(url: string, init?: { method?: string; body?: unk
     credentials: "same-origin",
   });
   if (res.status === 401 && typeof window !== "undefined") {
-    window.location.href = "/sign-in?expired=1";
+    // Back to this page once signed in again.
+    window.location.href = `/sign-in?expired=1&next=${encodeURIComponent(window.location.pathname + window.location.search)}`;
   }
   return readJson<T>(res);
 }

@@ -63,6 +63,7 @@ const layout: { id: string; title: string; groups: { title?: string; fields: [st
           ["paymentDetails.shipping", "Shipping"],
           ["paymentDetails.paymentTerms", "Payment terms"],
           ["paymentDetails.dueDate", "Due date"],
+          ["paymentDetails.currency", "Currency"],
         ],
       },
       {
@@ -157,6 +158,16 @@ export function readFieldSources(result: Record<string, unknown>): FieldSources 
   for (const [k, v] of Object.entries(raw as Record<string, Partial<FieldSource>>)) {
     if (v && [v.page, v.x, v.y, v.width, v.height].every((n) => typeof n === "number" && Number.isFinite(n))) out[k] = v as FieldSource;
   }
+  return out;
+}
+
+/** The parser's `confidence` (profile IncludeConfidence: true): dotted body path → 0–1. */
+export function readConfidence(result: Record<string, unknown>): Record<string, number> {
+  const raw = result.confidence;
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return {};
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>))
+    if (typeof v === "number" && Number.isFinite(v) && v >= 0 && v <= 1) out[k] = v;
   return out;
 }
 

@@ -189,7 +189,7 @@ export type FormValues = Record<string, FormValue>;
  * classifier viewer needs match details. The user can still switch them off.
  */
 const dashboardStart: Record<string, FormValues> = {
-  "ai-invoice-parser": { "profiles.IncludeFieldSources": true },
+  "ai-invoice-parser": { "profiles.IncludeFieldSources": true, "profiles.IncludeConfidence": true },
   "pdf-classifier": { "profiles.IncludeMatchDetails": true },
 };
 

@@ -23,6 +23,8 @@ export async function prefetchQueries(user: SessionUser, queries: Prefetchable[]
     queries.map((q) => {
       const path = q.meta?.path;
       if (typeof path !== "string") return undefined;
+      if (q.meta?.infinite)
+        return client.prefetchInfiniteQuery({ queryKey: q.queryKey, queryFn: () => fetchUpstreamJson(user, path), initialPageParam: null });
       return client.prefetchQuery({ queryKey: q.queryKey, queryFn: () => fetchUpstreamJson(user, path) });
     }),
   );

@@ -43,7 +43,37 @@ const chromiumArgs = [
   "--metrics-recording-only",
   "--mute-audio",
   "--disable-dev-shm-usage",
+  // No UDP: WebRTC's ICE agent (STUN/TURN, connectivity checks) and QUIC/WebTransport open
+  // sockets the request router never sees. With a proxy set, "disable_non_proxied_udp" leaves
+  // WebRTC only TCP through the proxy, which is a dead end; the init script below also removes
+  // the APIs from every page, and QUIC is off.
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+  "--enforce-webrtc-ip-permission-check",
+  "--disable-quic",
 ];
+
+/**
+ * Runs before any script of every page and frame of a job's context: removes the browser APIs
+ * that talk to the network outside HTTP(S) requests (WebRTC, WebTransport), so a printed page
+ * cannot send a single UDP packet even if a flag above stops working in a future Chromium.
+ */
+export const noRawNetworkScript = `(() => {
+  const names = [
+    "RTCPeerConnection", "webkitRTCPeerConnection", "RTCDataChannel", "RTCSessionDescription",
+    "RTCIceCandidate", "RTCRtpSender", "RTCRtpReceiver", "RTCRtpTransceiver", "RTCDtlsTransport",
+    "RTCIceTransport", "RTCSctpTransport", "RTCCertificate", "RTCPeerConnectionIceEvent",
+    "RTCDataChannelEvent", "RTCTrackEvent", "WebTransport", "WebTransportError", "WebTransportBidirectionalStream",
+    "WebTransportDatagramDuplexStream", "DirectSocket", "TCPSocket", "UDPSocket", "TCPServerSocket"
+  ];
+  for (const name of names) {
+    try { delete globalThis[name]; } catch (e) {}
+    try { Object.defineProperty(globalThis, name, { value: undefined, writable: false, configurable: false }); } catch (e) {}
+  }
+  try {
+    if (navigator.mediaDevices) Object.defineProperty(navigator, "mediaDevices", { value: undefined, configurable: false });
+  } catch (e) {}
+})();`;
 
 interface Generation {
   id: number;
@@ -96,6 +126,7 @@ export class BrowserPool {
         if (generation.jobs >= this.options.maxJobsPerBrowser) this.retire(generation);
         try {
           context = await generation.browser.newContext(contextOptions);
+          await context.addInitScript({ content: noRawNetworkScript });
           break;
         } catch (e) {
           // The browser died between jobs: retire it and try once more with a fresh one.

@@ -39,6 +39,9 @@ export interface EgressRouterState {
   navigationError?: QuireError;
   requests: number;
   bytes: number;
+  /** Requests being answered now, and when one last started or ended (ms epoch): network idleness. */
+  inFlight: number;
+  lastActivity: number;
   /** Serves `response` once for the next GET of `url` (the main page, fetched up front). */
   prime(url: string, response: EgressResponse): void;
 }
@@ -73,6 +76,8 @@ export async function routeThroughEgress(
     blocked: [],
     requests: 0,
     bytes: 0,
+    inFlight: 0,
+    lastActivity: Date.now(),
     prime: (url, response) => void primed.set(url, response),
   };
   const log = opts.log ?? (() => {});
@@ -117,6 +122,8 @@ export async function routeThroughEgress(
         "blockedbyclient",
       );
     }
+    state.inFlight++;
+    state.lastActivity = Date.now();
     try {
       let res = request.method() === "GET" ? primed.get(url) : undefined;
       if (res) primed.delete(url);
@@ -148,6 +155,9 @@ export async function routeThroughEgress(
               ? "failed"
               : "connectionfailed";
       await refuse(route, request, error, code);
+    } finally {
+      state.inFlight--;
+      state.lastActivity = Date.now();
     }
   });
 

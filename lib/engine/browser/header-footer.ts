@@ -31,7 +31,53 @@ export function sanitizeTemplate(html: string): string {
   s = s.replace(/@import[^;]*;?/gi, "");
   s = s.replace(/url\(\s*(?!['"]?\s*data:)[^)]*\)/gi, "none");
   s = s.replace(/image-set\([^)]*\)/gi, "none");
+  // The same rules once more on what the browser will really read: CSS escapes (`u\72l(`,
+  // `@\69mport`), comments and HTML character references (`u&#114;l(`) are decoded first, and a
+  // style block or attribute that still names a resource is dropped whole.
+  s = s.replace(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi, (block, css: string) => (loadsResource(css) ? "" : block));
+  s = s.replace(/\sstyle\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi, (attr, a?: string, b?: string, c?: string) =>
+    loadsResource(decodeHtmlReferences(a ?? b ?? c ?? "")) ? "" : attr,
+  );
+  // A <style> left unclosed (or broken up so the regex above misses it) is not trusted at all.
+  if (/<style\b/i.test(s.replace(/<style\b[^>]*>[\s\S]*?<\/style\s*>/gi, ""))) s = s.replace(/<\/?style\b[^>]*>/gi, "");
   return s;
+}
+
+/** Whether CSS, once its escapes and comments are decoded, loads anything other than data:. */
+function loadsResource(css: string): boolean {
+  const plain = decodeCssEscapes(css.replace(/\/\*[\s\S]*?(\*\/|$)/g, ""))
+    .toLowerCase()
+    .replace(/\s+/g, "");
+  return (
+    /url\((?!['"]?data:)/.test(plain) ||
+    /@import/.test(plain) ||
+    /image-set\(/.test(plain) ||
+    /(^|[^a-z-])src\(/.test(plain) ||
+    /expression\(/.test(plain) ||
+    /@font-face/.test(plain) ||
+    /-moz-binding|behavior:/.test(plain)
+  );
+}
+
+function decodeCssEscapes(css: string): string {
+  return css.replace(/\\(?:([0-9a-fA-F]{1,6})\s?|([\s\S]))/g, (_m, hex?: string, ch?: string) => {
+    if (hex) {
+      const cp = parseInt(hex, 16);
+      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : "\ufffd";
+    }
+    return ch === "\n" ? "" : (ch ?? "");
+  });
+}
+
+function decodeHtmlReferences(s: string): string {
+  const named: Record<string, string> = { colon: ":", lpar: "(", rpar: ")", sol: "/", bsol: "\\", quot: '"', apos: "'", amp: "&", lt: "<", gt: ">", commat: "@", period: ".", newline: "\n", tab: "\t" };
+  return s.replace(/&(?:#x([0-9a-f]+)|#(\d+)|([a-z]+));?/gi, (m, hex?: string, dec?: string, name?: string) => {
+    if (hex || dec) {
+      const cp = hex ? parseInt(hex, 16) : Number(dec);
+      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : "\ufffd";
+    }
+    return named[name!.toLowerCase()] ?? m;
+  });
 }
 
 /**

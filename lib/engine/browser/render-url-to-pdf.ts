@@ -11,6 +11,13 @@ import { checkMarginsFit, parseMargins, parsePaperSize, type Margins } from "./p
 /** What to print and how (the public API's fields of /v1/pdf/convert/from/url, typed). */
 export interface RenderUrlOptions {
   url: string;
+  /**
+   * Print this HTML instead of loading `url` (/v1/pdf/convert/from/html): the document is set as
+   * the page's content, and everything it loads goes through the egress guard like a web page's.
+   */
+  html?: string;
+  /** Run the page's scripts (default true; false for documents such as e-mails that must not run code). */
+  javaScript?: boolean;
   margins?: string;
   paperSize?: string;
   orientation?: "Portrait" | "Landscape";
@@ -34,6 +41,8 @@ export interface RenderLimits {
   totalTimeoutMs: number;
   /** Extra wait for the network to go quiet after `load` (full-load mode). */
   settleMs: number;
+  /** How long the network must stay quiet (no request in flight or starting) to count as idle. */
+  idleMs: number;
   requestTimeoutMs: number;
   maxResponseBytes: number;
   maxTotalBytes: number;
@@ -55,6 +64,7 @@ export function renderLimitsFromEnv(): RenderLimits {
     loadTimeoutMs: envNumber("WEBPAGE_LOAD_TIMEOUT_MS", 30_000),
     totalTimeoutMs: envNumber("WEBPAGE_TIMEOUT_MS", 90_000),
     settleMs: envNumber("WEBPAGE_SETTLE_MS", 5_000),
+    idleMs: envNumber("WEBPAGE_IDLE_MS", 250),
     requestTimeoutMs: envNumber("WEBPAGE_REQUEST_TIMEOUT_MS", 30_000),
     maxResponseBytes: envNumber("WEBPAGE_MAX_RESPONSE_BYTES", 50 * 1024 * 1024),
     maxTotalBytes: envNumber("WEBPAGE_MAX_BYTES", 100 * 1024 * 1024),
@@ -86,13 +96,14 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
   const hasFooter = !!opts.footer?.trim();
   const margins = parseMargins(opts.margins, defaultMargins(hasHeader, hasFooter));
   checkMarginsFit(margins, paper);
-  const checked = await checkUrl(opts.url, { field: "url" });
+  const checked = opts.html === undefined ? await checkUrl(opts.url, { field: "url" }) : undefined;
+  const field = opts.html === undefined ? "url" : "html";
 
   const pool = opts.pool ?? getBrowserPool();
   const contextOptions = {
     serviceWorkers: "block" as const,
     acceptDownloads: false,
-    javaScriptEnabled: true,
+    javaScriptEnabled: opts.javaScript ?? true,
     locale: "en-US",
     viewport: { width: 1280, height: 800 },
   };
@@ -124,7 +135,7 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
             reject(
               new QuireError(
                 408,
-                `url: converting the page took longer than ${Math.round(limits.totalTimeoutMs / 1000)} s.`,
+                `${field}: converting the page took longer than ${Math.round(limits.totalTimeoutMs / 1000)} s.`,
               ),
             );
             void context.close().catch(() => {});
@@ -142,6 +153,12 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
         jobAbort.abort();
       }
 
+      function throwIfNavigationFailed(): void {
+        if (state.navigationError) throw state.navigationError;
+        if (/^chrome-error:/i.test(page.url()))
+          throw new QuireError(400, "url: the page navigated to an address that could not be loaded.");
+      }
+
       async function printPage(): Promise<RenderUrlResult> {
         if (opts.mediaType === "screen") await page.emulateMedia({ media: "screen" });
         else if (opts.mediaType === "print" || opts.mediaType === undefined)
@@ -149,6 +166,10 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
 
         const loadTimeout = Math.min(limits.loadTimeoutMs, deadline - Date.now());
         const loadDeadline = Date.now() + loadTimeout;
+        if (opts.html !== undefined || !checked) {
+          await setHtml(opts.html ?? "", loadTimeout);
+          return finish();
+        }
         // The page itself is fetched first, through the guard, following (and checking) its
         // redirects: the browser then navigates straight to the final URL, so relative links
         // resolve as they would for a visitor, and an unreachable or failing page is a clear error.
@@ -200,9 +221,33 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
           throw new QuireError(400, `url: the page could not be loaded (${firstLine(message)}).`);
         }
 
+        return finish();
+      }
+
+      async function setHtml(html: string, loadTimeout: number): Promise<void> {
+        try {
+          await page.setContent(html, {
+            waitUntil: opts.doNotWaitFullLoad ? "domcontentloaded" : "load",
+            timeout: Math.max(1000, loadTimeout),
+          });
+        } catch (e) {
+          if (isQuireError(e)) throw e;
+          const message = (e as Error).message ?? "";
+          if (/Timeout .*exceeded/i.test(message)) {
+            throw new QuireError(
+              408,
+              `html: the document did not finish loading within ${Math.round(loadTimeout / 1000)} s` +
+                (opts.doNotWaitFullLoad ? "." : "; set DoNotWaitFullLoad to print it without waiting for every resource."),
+            );
+          }
+          throw new QuireError(400, `html: the document could not be loaded (${firstLine(message)}).`);
+        }
+      }
+
+      async function finish(): Promise<RenderUrlResult> {
         if (!opts.doNotWaitFullLoad) {
           const settle = Math.min(limits.settleMs, deadline - Date.now() - 1000);
-          if (settle > 0) await page.waitForLoadState("networkidle", { timeout: settle }).catch(() => {});
+          if (settle > 0) await waitForQuiet(state, limits.idleMs, settle);
         }
         await waitForFonts(page, Math.min(3000, deadline - Date.now()));
 
@@ -218,9 +263,13 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
           }
           if (!opts.doNotWaitFullLoad) {
             const settle = Math.min(limits.settleMs, deadline - Date.now() - 1000);
-            if (settle > 0) await page.waitForLoadState("networkidle", { timeout: settle }).catch(() => {});
+            if (settle > 0) await waitForQuiet(state, limits.idleMs, settle);
           }
         }
+
+        // The page may have navigated itself (a script, a meta refresh) after loading: a refused
+        // address, or the browser's own error page, must not be printed and charged as a success.
+        throwIfNavigationFailed();
 
         const displayHeaderFooter = hasHeader || hasFooter;
         const pdf = await page.pdf({
@@ -239,6 +288,7 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
           headerTemplate: displayHeaderFooter ? buildTemplate(opts.header, margins) : undefined,
           footerTemplate: displayHeaderFooter ? buildTemplate(opts.footer, margins) : undefined,
         });
+        throwIfNavigationFailed();
         const title = await page.title().catch(() => "");
         log(
           `web page: printed ${page.url().slice(0, 200)} in ${Date.now() - started} ms (${state.requests} requests, ${state.blocked.length} refused)`,
@@ -251,6 +301,22 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
       log(`web page: unexpected failure: ${(e as Error)?.stack ?? String(e)}`);
       throw toQuireError(e);
     });
+}
+
+/**
+ * Waits until no request of the page has been in flight for `idleMs` (at most `timeoutMs`), from
+ * the egress router's own counters: Playwright's "networkidle" always costs 500 ms, even for a
+ * page that finished loading everything before `load`.
+ */
+async function waitForQuiet(state: EgressRouterState, idleMs: number, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const now = Date.now();
+    if (now >= until) return;
+    const quietFor = now - state.lastActivity;
+    if (state.inFlight === 0 && quietFor >= idleMs) return;
+    await new Promise((r) => setTimeout(r, Math.min(until - now, state.inFlight === 0 ? idleMs - quietFor : 25)));
+  }
 }
 
 async function waitForFonts(page: Page, timeoutMs: number): Promise<void> {

@@ -32,7 +32,12 @@ export interface RuleError {
 export interface ParsedRules {
   rules: ClassRule[];
   errors: RuleError[];
+  /** Lines that parse but likely mean something else (a logic word that is not AND or OR). */
+  warnings: RuleError[];
 }
+
+/** Words people write as the logic field that the format does not have: they are read as keywords. */
+const NOT_LOGIC = /^(xor|not|nand|nor|all|any|and not|or not|&&|\|\|)$/i;
 
 const ALLOWED_FLAGS = new Set(["i", "m", "s", "u"]);
 
@@ -122,6 +127,7 @@ function splitFields(line: string): Field[] {
 export function parseRules(text: string): ParsedRules {
   const rules: ClassRule[] = [];
   const errors: RuleError[] = [];
+  const warnings: RuleError[] = [];
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/);
   lines.forEach((raw, idx) => {
     const line = idx + 1;
@@ -143,6 +149,9 @@ export function parseRules(text: string): ParsedRules {
     if (rest.length > 0 && !rest[0].regex && !rest[0].quoted && /^(or|and)$/i.test(rest[0].value.trim())) {
       logic = rest[0].value.trim().toUpperCase() as RuleLogic;
       rest = rest.slice(1);
+    } else if (rest.length > 0 && !rest[0].regex && !rest[0].quoted && NOT_LOGIC.test(rest[0].value.trim())) {
+      const word = rest[0].value.trim();
+      warnings.push({ line, message: `"${word}" is not a logic word (use AND or OR): it is matched as a keyword; quote it ("${word}") if that is meant` });
     }
     const keywords: RuleKeyword[] = [];
     let bad = false;
@@ -191,7 +200,7 @@ export function parseRules(text: string): ParsedRules {
     }
     rules.push({ className, logic, keywords, line });
   });
-  return { rules, errors };
+  return { rules, errors, warnings };
 }
 
 /** The first error as one message for a 400 answer: "line 3: invalid regex /[a/: ...". */

@@ -3,9 +3,8 @@ import * as mupdf from "mupdf";
 import sharp, { type Metadata } from "sharp";
 import { QuireError } from "@/lib/core/errors";
 import type { ImageLoader } from "./types";
+import { assertImagePixels, imageLimitsFromEnv } from "@/lib/engine/images/probe-image";
 
-/** Images added to pages are capped at this many pixels (a signature or logo needs far fewer). */
-const MAX_STAMP_PIXELS = 40_000_000;
 const MAX_STAMP_BYTES = 50 * 1024 * 1024;
 
 export interface StampImage {
@@ -39,7 +38,7 @@ export async function loadStampImage(url: string, field: string, load: ImageLoad
   if (/^data:/i.test(u)) bytes = decodeDataUri(u, field);
   else if (/^https?:\/\//i.test(u)) {
     try {
-      bytes = (await load(u)).bytes;
+      bytes = (await load(u, field)).bytes;
     } catch (e) {
       if (e && typeof e === "object" && "status" in e) throw e; // the egress guard's own QuireError
       throw new QuireError(
@@ -51,31 +50,27 @@ export async function loadStampImage(url: string, field: string, load: ImageLoad
     throw new QuireError(454, `${field}: use an https URL or a base64 data: URI (data:image/png;base64,...).`);
   if (bytes.byteLength === 0) throw new QuireError(400, `${field}: the image is empty.`);
   if (bytes.byteLength > MAX_STAMP_BYTES)
-    throw new QuireError(400, `${field}: the image is larger than ${MAX_STAMP_BYTES / 1024 / 1024} MB.`);
+    throw new QuireError(413, `${field}: the image is larger than ${MAX_STAMP_BYTES / 1024 / 1024} MB.`);
 
   let meta: Metadata;
   try {
-    meta = await sharp(bytes, { limitInputPixels: MAX_STAMP_PIXELS, density: 144 }).metadata();
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : "";
-    if (/pixel limit/i.test(msg))
-      throw new QuireError(400, `${field}: the image has more than ${MAX_STAMP_PIXELS / 1e6} megapixels.`);
+    meta = await sharp(bytes, { limitInputPixels: false, density: 144 }).metadata();
+  } catch {
     throw new QuireError(
       415,
       `${field}: not an image Quire can read (PNG, JPEG, GIF, WebP, TIFF, AVIF or SVG).`,
     );
   }
   if (!meta.width || !meta.height) throw new QuireError(415, `${field}: not an image Quire can read.`);
-  if (meta.width * meta.height > MAX_STAMP_PIXELS) {
-    throw new QuireError(400, `${field}: the image has more than ${MAX_STAMP_PIXELS / 1e6} megapixels.`);
-  }
+  const maxPixels = imageLimitsFromEnv().maxPixels;
+  assertImagePixels(meta.width, meta.height, field, maxPixels);
 
   let data = Buffer.from(bytes);
   const rotated = (meta.orientation ?? 1) > 1;
   if (meta.format === "jpeg" && rotated) {
     data = await sharp(data).rotate().jpeg({ quality: 92 }).toBuffer();
   } else if (meta.format !== "jpeg" && meta.format !== "png") {
-    data = await sharp(data, { limitInputPixels: MAX_STAMP_PIXELS, density: 144 }).rotate().png().toBuffer();
+    data = await sharp(data, { limitInputPixels: maxPixels, density: 144 }).rotate().png().toBuffer();
   } else if (rotated) data = await sharp(data).rotate().png().toBuffer();
 
   let image: mupdf.Image;

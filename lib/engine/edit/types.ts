@@ -60,4 +60,5 @@ export interface EditRequest {
 }
 
 /** Fetches an image named by URL (the runner passes ctx.fetchUrl, guarded by the egress module). */
-export type ImageLoader = (url: string) => Promise<{ bytes: Uint8Array; contentType: string }>;
+/** Fetches an image; `field` is the request path it came from (`images[0].url`), for messages. */
+export type ImageLoader = (url: string, field: string) => Promise<{ bytes: Uint8Array; contentType: string }>;

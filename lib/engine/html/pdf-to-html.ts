@@ -145,14 +145,14 @@ async function positionedPage(
 ): Promise<string> {
   const s = width / page.width;
   const height = page.height * s;
-  const out: string[] = [`<div class="page" id="page${page.index}" style="width:${px(width)};height:${px(height)}">`];
+  const out: string[] = [`<div class="page" id="page${page.index}"${ocrAttrs(page)} style="width:${px(width)};height:${px(height)}">`];
   if ((opts.saveImages ?? 1) !== 0) {
     const bg = await background(page, source, width, height, opts);
     if (bg) out.push(`<img class="bg" alt="" src="${imageRef(bg, `page${page.index}-background`, images, opts)}">`);
   }
   const tables = segments.flatMap((x) => (x.kind === "table" ? [x.table] : []));
   const inTable = new Set<Word>();
-  const render = (w: Word, offX: number, offY: number) => span(w, s, w.x0 * s - offX, w.y0 * s - offY);
+  const render = (w: Word, offX: number, offY: number) => span(w, s, w.x0 * s - offX, w.y0 * s - offY, false, ocrTurn(page, s, offX, offY));
   for (const t of tables) out.push(positionedTable(t, page.words, s, inTable, render));
   const inArea = (w: Word) =>
     !opts.area || within((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, opts.area);
@@ -224,7 +224,7 @@ async function richPage(
   const s = width / page.width;
   const height = page.height * s;
   const drawn = (opts.saveImages ?? 1) !== 0;
-  const out: string[] = [`<div class="page" id="page${page.index}" style="width:${px(width)};height:${px(height)}">`];
+  const out: string[] = [`<div class="page" id="page${page.index}"${ocrAttrs(page)} style="width:${px(width)};height:${px(height)}">`];
   const inArea = (x: number, y: number) => !opts.area || within(x, y, opts.area);
   // Glyphs the drawing keeps: all but those the HTML shows as text (and those outside the area).
   const seqs = glyphs.reduce((m, g) => Math.max(m, g.seq), -1) + 1;
@@ -253,7 +253,7 @@ async function richPage(
     const invisible = gl.length > 0 && gl.every((g) => g.kind === "invisible");
     const transparent = invisible || (drawn && gl.length > 0);
     if (!transparent) for (const g of gl) if (g.seq >= 0) keep[g.seq] = 0;
-    return span(w, s, w.x0 * s - offX, w.y0 * s - offY, transparent);
+    return span(w, s, w.x0 * s - offX, w.y0 * s - offY, transparent, ocrTurn(page, s, offX, offY));
   };
   // Words outside the area are left out, their glyphs too.
   if (opts.area) for (const w of page.words) if (!inArea((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2)) for (const g of byWord.get(w) ?? []) if (g.seq >= 0) keep[g.seq] = 0;
@@ -339,7 +339,27 @@ function within(x: number, y: number, a: Area): boolean {
   return x >= a.x && x <= a.x + a.width && y >= a.y && y <= a.y + a.height;
 }
 
-function span(w: Word, s: number, left: number, top: number, transparent = false): string {
+/**
+ * OCR words of a deskewed scan are positioned on the level page (see PageText.ocrSkew); over
+ * the scan as it is, each is moved back to where it was read and turned with its line.
+ */
+interface OcrTurn {
+  deg: number;
+  /** The page's centre in the same pixels as left/top. */
+  cx: number;
+  cy: number;
+}
+
+function ocrTurn(page: PageText, s: number, offX = 0, offY = 0): OcrTurn | undefined {
+  return page.ocrSkew ? { deg: page.ocrSkew, cx: (page.width * s) / 2 - offX, cy: (page.height * s) / 2 - offY } : undefined;
+}
+
+/** data- attributes of a page div: the skew and orientation corrections of an OCRed scan. */
+function ocrAttrs(page: PageText): string {
+  return `${page.ocrSkew ? ` data-ocr-skew="${page.ocrSkew}"` : ""}${page.ocrOrientation ? ` data-ocr-orientation="${page.ocrOrientation}"` : ""}`;
+}
+
+function span(w: Word, s: number, left: number, top: number, transparent = false, turn?: OcrTurn): string {
   // The span's box is the word's box: top at the ascender, height to the descender. The browser's
   // font is not the PDF's: a horizontal scale makes the word exactly as wide as in the PDF.
   const h = Math.max(1, (w.y1 - w.y0) * s);
@@ -347,7 +367,15 @@ function span(w: Word, s: number, left: number, top: number, transparent = false
   // Transparent text only marks where the words are: fit it exactly; visible text within reason.
   const [lo, hi] = transparent || w.ocr ? [0.05, 20] : [0.5, 2];
   const k = natural > 0 ? Math.min(hi, Math.max(lo, ((w.x1 - w.x0) * s) / natural)) : 1;
-  const scale = Math.abs(k - 1) > 0.01 ? `;transform:scaleX(${k.toFixed(3)})` : "";
+  let scale = Math.abs(k - 1) > 0.01 ? `;transform:scaleX(${k.toFixed(3)})` : "";
+  if (turn && w.ocr) {
+    const a = (turn.deg * Math.PI) / 180;
+    const dx = left + ((w.x1 - w.x0) * s) / 2 - turn.cx;
+    const dy = top + h / 2 - turn.cy;
+    left += dx * Math.cos(a) - dy * Math.sin(a) - dx;
+    top += dx * Math.sin(a) + dy * Math.cos(a) - dy;
+    scale = `;transform:rotate(${turn.deg}deg)${Math.abs(k - 1) > 0.01 ? ` scaleX(${k.toFixed(3)})` : ""}`;
+  }
   const style = transparent ? wordStyle({ ...w, ocr: true }, s) : wordStyle(w, s);
   return `<span class="w" style="left:${px(left)};top:${px(top)};height:${px(h)};line-height:${px(h)};${style}${scale}">${esc(w.text)}</span>`;
 }

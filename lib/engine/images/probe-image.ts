@@ -27,6 +27,20 @@ export function imageLimitsFromEnv(): ImageLimits {
   return { maxPixels: envNumber("IMAGE_MAX_PIXELS", 100_000_000), maxPages: envNumber("IMAGE_MAX_PAGES", 1000) };
 }
 
+/**
+ * The one pixel check every operation runs before decoding an image (images → PDF, PDF → CSV /
+ * HTML / text of an image, the classifier, edit/add's stamps…): 413 with the same message
+ * everywhere, naming the setting.
+ */
+export function assertImagePixels(width: number, height: number, label: string, maxPixels = imageLimitsFromEnv().maxPixels): void {
+  if (width * height > maxPixels) {
+    throw new QuireError(
+      413,
+      `${label}: ${width}×${height} pixels is more than the limit of ${maxPixels.toLocaleString("en-US")} pixels per image (IMAGE_MAX_PIXELS); scale it down.`,
+    );
+  }
+}
+
 export interface ImagePage {
   /** Page (frame) index inside the file; 0 except for multi-page TIFF. */
   page: number;
@@ -57,13 +71,9 @@ export async function probeImage(bytes: Uint8Array, label: string, limits: Image
   }
   const checkSize = (width: number, height: number, page?: number) => {
     const where = page !== undefined && page > 0 ? ` (page ${page + 1})` : "";
-    if (width * height > limits.maxPixels) {
-      throw new QuireError(
-        413,
-        `${label}${where}: ${width}×${height} pixels is more than the limit of ${limits.maxPixels.toLocaleString("en-US")} pixels per image; scale it down.`,
-      );
-    }
+    assertImagePixels(width, height, `${label}${where}`, limits.maxPixels);
   };
+
 
   if (format === "bmp") {
     const h = readBmpHeader(bytes);

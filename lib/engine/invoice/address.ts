@@ -77,7 +77,8 @@ export function parseCityLine(raw: string): CityLine | undefined {
   if (m) {
     const country = countryPart(m[4]);
     const city = country ? m[3] : m[4] ? `${m[3]} ${m[4]}` : m[3];
-    if (!STREET_WORDS.test(fold(city))) return { city: clean(city), postalCode: m[2], country };
+    // "Frankfurt am Main", "Offenbach am Main": a river after the city, not the Indian "main road".
+    if (!STREET_WORDS.test(fold(city).replace(/(?<=\s)main\b/g, ""))) return { city: clean(city), postalCode: m[2], country };
   }
   // India: "Lucknow 226010 Uttar Pradesh", "New Delhi - 110001", "Bangalore-560068"
   m = /^([\p{L}][\p{L} .]+?)\s*[-–,]?\s*(\d{3}\s?\d{3})(?:[,\s]+([\p{L}][\p{L} ]+))?$/u.exec(line);

@@ -66,7 +66,10 @@ export const CURRENCY_CODES = new Set(
 const SYMBOL_RE =
   "(?:US\\$|CA\\$|AU\\$|NZ\\$|HK\\$|R\\$|A\\$|C\\$|S\\$|[$€£¥₹₩₽₺₪₫₱฿₨]|Rs\\.?|zł|Kč|Fr\\.?|kr)";
 const CODE_RE = `(?:${[...CURRENCY_CODES].join("|")})`;
-const NUMBER_RE = "(\\d{1,3}(?:[,.'\\u00a0\\u202f\\u2009]\\d{3})+|\\d+)(?:([.,])(\\d{1,4}))?";
+// Groups of three separated by a plain space count only before a decimal comma ("19 597,15",
+// the French way); elsewhere a space separates two numbers.
+const NUMBER_RE =
+  "(\\d{1,3}(?: \\d{3})+(?=,\\d{2}(?!\\d))|\\d{1,3}(?:[,.'\\u00a0\\u202f\\u2009]\\d{3})+|\\d+)(?:([.,])(\\d{1,4}))?";
 
 // prefix: sign/paren, currency; number; suffix: currency, %, trailing minus, paren
 const AMOUNT_RE = new RegExp(
@@ -137,7 +140,7 @@ function normaliseNumber(
   let intDigits = intPart.replace(/[^\d]/g, "");
   let decDigits = decPart ?? "";
   if (groupSeps.length > 0) {
-    const distinct = new Set(groupSeps.map((s) => (s === " " ? "," : s)));
+    const distinct = new Set(groupSeps);
     if (sep && distinct.has(sep) && distinct.size === 1 && !decPart) return null;
     if (sep && distinct.has(sep)) {
       // "1,234,56": the same mark as grouping and decimal: not a number we trust.

@@ -54,12 +54,14 @@ const defs: [string, LabelKind, number, string[]][] = [
       "date\\s+(?:of\\s+)?(?:the\\s+)?(?:invoice|issue)",
       "date\\s+issued|issued\\s+on|issued",
       "date\\s+(?:de\\s+)?(?:la\\s+)?facture|date\\s+d'emission|date\\s+de\\s+facturation",
-      "rechnungs\\s*-?\\s*datum|ausstellungsdatum|ausgestellt\\s+am",
+      "rechnungs\\s*-?\\s*datum|ausstellungsdatum|ausgestellt\\s+am|beleg\\s*-?\\s*datum|dokumenten?datum|datum\\s+der\\s+rechnung",
       "factuur\\s*-?\\s*datum",
       "fecha\\s+(?:de\\s+)?(?:la\\s+)?(?:factura|emision)|data\\s+(?:della\\s+)?fattura|data\\s+(?:de\\s+)?emissao",
     ],
   ],
   ["invoiceDate", "date", 1, ["date", "dated", "datum", "fecha", "data"]],
+  // A letter's place and date: "München, den 01.11.2024", "Paris, le 12 juin 2024".
+  ["invoiceDate", "date", 2, ["[a-z][a-z .'-]{1,30},\\s*(?:den|le)"]],
   [
     "dueDate",
     "date",
@@ -143,7 +145,7 @@ const defs: [string, LabelKind, number, string[]][] = [
       "total\\s+ht|montant\\s+(?:total\\s+)?ht|total\\s+hors\\s+taxes?|sous-?\\s*total",
       "zwischensumme|nettobetrag|netto\\s*(?:summe|betrag|gesamt)|summe\\s+netto|gesamt\\s+netto|total\\s+netto|warenwert",
       "subtotaal|totaal\\s+(?:excl\\.?|exclusief)\\s*btw|exclusief\\s+btw|bedrag\\s+excl\\.?\\s*btw|netto\\s+bedrag",
-      "base\\s+imponible|imponibile|totale\\s+imponibile|subtotale",
+      "base\\s+imponible|imponibile|totale\\s+imponibile|subtotale|total\\s+parcial|totale\\s+parziale",
     ],
   ],
   [
@@ -162,7 +164,7 @@ const defs: [string, LabelKind, number, string[]][] = [
       "(?:total\\s+)?vat(?:\\s+(?:amount|total))?|(?:total\\s+)?gst|hst|pst|qst|[cis]gst|igst",
       "(?:montant\\s+)?(?:de\\s+la\\s+)?tva|taxes?",
       "mwst\\.?|ust\\.?|umsatzsteuer|mehrwertsteuer",
-      "btw(?:\\s+bedrag)?|iva|impuesto|imposta|i\\.v\\.a\\.",
+      "btw(?:\\s+bedrag)?|iva|(?:total\\s+)?impuestos?|imposta|imposte|i\\.v\\.a\\.",
     ],
   ],
   [
@@ -198,10 +200,15 @@ const defs: [string, LabelKind, number, string[]][] = [
       `bill(?:ed)?${SP}to|invoice(?:d)?\\s+to|sold${SP}to|billing\\s+address|invoice\\s+address|bill\\s+to\\s+address`,
       "customer(?:\\s+(?:details|information|address|name))?|client(?:\\s+(?:details|information|address))?|buyer|purchaser|recipient",
       "factur(?:e|er)\\s+a|adresse\\s+de\\s+facturation|destinataire|rechnungs(?:adresse|anschrift|empfanger)|kunde|empfanger",
-      "factuuradres|factuur\\s+aan|facturar\\s+a|cliente|destinatario|intestatario",
+      "factuuradres|factuur\\s+aan|facturar\\s+a|cobrar\\s+a|cliente|destinatario|intestatario",
+      // Section headings that name the buyer's role ("Informationen zum Käufer", "Buyer information").
+      "k(?:a|ae)ufer|acheteur|comprador|acquirente|koper|afnemer",
+      "(?:informationen|angaben|daten)\\s+zu[mr]\\s+(?:k(?:a|ae)ufer|kunden|rechnungsempf(?:a|ae)nger|leistungsempf(?:a|ae)nger)",
+      "(?:informations?|donnees|coordonnees)\\s+(?:de\\s+l'|sur\\s+l')?(?:acheteur|client)|(?:buyer|customer)\\s+(?:information|details|data)",
+      "(?:informacion|datos)\\s+del\\s+(?:comprador|cliente)|(?:informacoes|dados)\\s+do\\s+(?:comprador|cliente|destinatario)|gegevens\\s+(?:van\\s+de\\s+)?(?:koper|klant)",
     ],
   ],
-  ["billTo", "block", 1, ["to", "attn\\.?", "attention"]],
+  ["billTo", "block", 1, ["to", "attn\\.?", "attention", "pour(?=\\s*:)", "aan(?=\\s*:)", "an(?=\\s*:)", "para(?=\\s*:)"]],
   [
     "shipTo",
     "block",
@@ -209,7 +216,7 @@ const defs: [string, LabelKind, number, string[]][] = [
     [
       `ship(?:ped)?${SP}to|deliver(?:ed)?\\s+to|delivery\\s+address|shipping\\s+address|ship\\s+address|consignee|deliver\\s+to\\s+address`,
       "livr(?:e|er)\\s+a|adresse\\s+de\\s+livraison|adresse\\s+d'expedition|adresse\\s+de\\s+l'installation|liefer(?:adresse|anschrift)|versandadresse",
-      "afleveradres|leveradres|bezorgadres|enviar\\s+a|direccion\\s+de\\s+envio|indirizzo\\s+di\\s+(?:consegna|spedizione)|destinazione",
+      "afleveradres|leveradres|bezorgadres|enviar\\s+a|envie\\s+a|direccion\\s+de\\s+envio|indirizzo\\s+di\\s+(?:consegna|spedizione)|destinazione",
     ],
   ],
   [
@@ -220,8 +227,13 @@ const defs: [string, LabelKind, number, string[]][] = [
       "from|seller|vendor|supplier|sold\\s+by|issued\\s+by|bill(?:ed)?\\s+from|service\\s+provider|provider|merchant",
       "pay\\s+to|remit\\s+to|remittance\\s+address|make\\s+(?:checks|cheques)\\s+payable\\s+to",
       "fournisseur|vendeur|emetteur|prestataire|lieferant|verk(?:a|ae)ufer|absender|leverancier|verkoper|proveedor|vendedor|emisor|fornitore|venditore",
+      // Section headings that name the seller's role.
+      "(?:informationen|angaben|daten)\\s+zu[mr]\\s+(?:verk(?:a|ae)ufer|lieferanten|rechnungssteller|leistungserbringer)",
+      "(?:informations?|donnees|coordonnees)\\s+(?:du\\s+|sur\\s+le\\s+)?(?:vendeur|fournisseur)|(?:seller|supplier|vendor)\\s+(?:information|details|data)",
+      "(?:informacion|datos)\\s+del\\s+(?:vendedor|proveedor)|(?:informacoes|dados)\\s+do\\s+(?:vendedor|fornecedor|emitente)|gegevens\\s+(?:van\\s+de\\s+)?(?:verkoper|leverancier)",
     ],
   ],
+  ["vendor", "block", 1, ["de(?=\\s*:)", "von(?=\\s*:)", "van(?=\\s*:)", "da(?=\\s*:)"]],
   // Identifiers
   [
     "customerTaxId",
@@ -438,8 +450,9 @@ export function splitAlternatives(re: string): string[] {
 }
 
 // A label ends at a word end: the lookahead makes the engine backtrack into a shorter
-// alternative ("num" in "number" is not a label end).
-const compile = (re: string) => new RegExp(`(?:${re})(?![a-z])`, "y");
+// alternative ("num" in "number" is not a label end). A label ending in a letter is never glued
+// to a digit either: "F2025-1119" is an identifier, not the fax label "F" and a number.
+const compile = (re: string) => new RegExp(`(?:${re})(?![a-z])(?<![a-z](?=\\d))`, "y");
 
 /** Every label, compiled as a sticky regex over folded text. */
 export const LABELS: CompiledLabel[] = defs.flatMap(([field, kind, weight, res]) =>

@@ -13,6 +13,7 @@ import { boxOf, joinWords } from "@/lib/engine/invoice/layout";
 import { findAmounts, pickAmount, type DecimalMark } from "@/lib/engine/invoice/amounts";
 import { camelCase, fold, foldKeepLength, hasLetter } from "@/lib/engine/invoice/text-utils";
 import { LABELS, matchLabelAt } from "@/lib/engine/invoice/labels";
+import { isIdentifierToken } from "@/lib/engine/lexicon/invoice-fields";
 
 export type ColumnRole =
   | "description"
@@ -119,6 +120,11 @@ const ROLE_PHRASES: [ColumnRole, number, string[]][] = [
       "list price",
       "net price",
       "prix unitaire(?: ht)?",
+      "prix net",
+      "prix de vente",
+      "nettopreis",
+      "einzelpreis",
+      "precio neto",
       "prix unit\\.?",
       "p\\.?\\s?u\\.?(?: ht)?",
       "prix",
@@ -166,6 +172,11 @@ const ROLE_PHRASES: [ColumnRole, number, string[]][] = [
       "importo",
       "valor",
       "line amount",
+      "positionsbetrag",
+      "nettobetrag",
+      "montant hors taxes",
+      "base imponible",
+      "importe neto",
     ],
   ],
   ["unit", 2, ["unit", "uom", "u\\/m", "unite", "einheit", "eenheid", "unidad", "um"]],
@@ -184,6 +195,12 @@ const ROLE_PHRASES: [ColumnRole, number, string[]][] = [
       "gst(?: ?%)?",
       "iva(?: ?%)?",
       "tax rate",
+      "taux(?: de)?(?: tva)?",
+      "code tva",
+      "steuersatz",
+      "(?:mwst|ust)\\.?-?satz",
+      "tipo iva",
+      "aliquota(?: iva)?",
     ],
   ],
   [
@@ -267,7 +284,10 @@ function headerCells(row: Row): { cells: HeaderCell[]; coverage: number } {
       for (let k = 1; k < span.length; k++)
         if (span[k].x0 - span[k - 1].x1 > (span[k].fontSize || 8) * 0.9) ok = false;
       if (!ok) continue;
-      const text = fold(span.map((w) => w.text).join(" ")).replace(/[:]+$/, "");
+      const text0 = fold(span.map((w) => w.text).join(" ")).replace(/[:]+$/, "");
+      // A column name with qualifiers ("Prix unitaire net HT (€)", "Quantité facturée",
+      // "Gesamtpreis netto") is the column name.
+      const text = stripQualifiers(text0) || text0;
       for (const r of ROLE_RES) {
         r.re.lastIndex = 0;
         const m = r.re.exec(text);
@@ -306,18 +326,37 @@ function headerCells(row: Row): { cells: HeaderCell[]; coverage: number } {
   return { cells, coverage: covered / Math.max(1, words.length) };
 }
 
+const QUALIFIER =
+  /\s+(?:net(?:to)?|nett|ht|ttc|h\.t\.|hors\s+taxes?|excl\.?(?:\s+(?:vat|btw|tax))?|incl\.?(?:\s+(?:vat|btw|tax))?|brutto|gross|eur|euro|€|\(€\)|\(eur\)|en\s+(?:eur|€)|in\s+(?:eur|€)|\(%\)|%|facturee?s?|livree?s?|billed|invoiced|delivered|berechnet|geliefert|hors\s+tva)$/;
+
+/** "prix unitaire net ht (€)" → "prix unitaire"; "" when nothing was stripped. */
+function stripQualifiers(text: string): string {
+  let t = text.trim();
+  let changed = false;
+  for (let i = 0; i < 4; i++) {
+    const next = t.replace(QUALIFIER, "").trim();
+    if (next === t || next === "") break;
+    t = next;
+    changed = true;
+  }
+  return changed ? t : "";
+}
+
 /** Whether a row is a line-item header: known column names, at least one of them numeric. */
 export function readHeader(row: Row, pageWidth = 612): Column[] | undefined {
   if (row.words.length < 2 || row.words.length > 24) return undefined;
   const { cells, coverage } = headerCells(row);
   const known = cells.filter((c) => c.role !== "other");
-  if (known.length < 2 || coverage < 0.6) return undefined;
   const numeric = known.filter((c) => c.role === "quantity" || MONEY.has(c.role));
-  if (numeric.length === 0) return undefined;
   const hasText = known.some((c) => c.role === "description" || c.role === "itemCode");
+  // Many known columns (a description and two numeric ones) make a header even when one
+  // unknown column has a long caption ("Periode van - tot en met").
+  const strong = hasText && numeric.length >= 2 && known.length >= 3;
+  if (known.length < 2 || (coverage < 0.6 && !strong)) return undefined;
+  if (numeric.length === 0) return undefined;
   if (!hasText && numeric.length < 2) return undefined;
   // Header cells are on one line and not sentences: reject rows with long unknown text.
-  if (cells.some((c) => c.role === "other" && c.words.length > 3)) return undefined;
+  if (cells.some((c) => c.role === "other" && c.words.length > (strong ? 6 : 3))) return undefined;
   const cols: Column[] = cells.map((c) => ({
     role: c.role,
     key: "",
@@ -380,6 +419,16 @@ export interface LineItemTable {
   rows: Row[];
   /** Totals rows inside the table, with their amounts per money column ("Total | 24.99 | 5.00 | 29.99"). */
   footers: TableFooter[];
+  /** Tax-per-rate rows printed in the table's columns ("plus 20 % VAT on 1,234.56 | 246.91"): amounts, not items. */
+  taxRows?: TaxRow[];
+}
+
+export interface TaxRow {
+  text: string;
+  value: number;
+  box: Box;
+  /** The rate's base printed on the row ("on 1,234.56"), normalised. */
+  base?: { text: string; value: number };
 }
 
 export interface TableFooter {
@@ -480,6 +529,7 @@ export function findLineItems(
   engineEdges?: (page: number, cols: Column[], headerY: number) => number[] | undefined,
 ): LineItemTable[] {
   const tables: (LineItemTable & { closed: boolean; lastPage: number })[] = [];
+  const pendingTax = new Map<LineItemTable, TaxRow[]>();
   const lh = layout.lineHeight;
   for (const page of layout.pages) {
     const open = tables[tables.length - 1];
@@ -488,8 +538,9 @@ export function findLineItems(
       .filter((h) => h.cols);
     // A table running on from the previous page without a repeated header.
     if (open && !open.closed && open.lastPage === page.index - 1 && headerRows.length === 0) {
-      const { items, closed, used, footers } = readRows(page.rows, 0, open.columns, page.width, decimal, lh);
+      const { items, closed, used, footers, taxRows } = readRows(page.rows, 0, open.columns, page.width, decimal, lh);
       if (items.length > 0) {
+        pendingTax.get(open)?.push(...taxRows);
         open.items.push(...items);
         open.footers.push(...footers);
         open.rows.push(...used);
@@ -523,7 +574,7 @@ export function findLineItems(
       }
       const cols = table.columns.map((c, k) => ({ ...c, x0: header[k].x0, x1: header[k].x1 }));
       const edges = engineEdges?.(page.index, cols, page.rows[h.i].y1);
-      const { items, end, closed, used, footers } = readRows(
+      const { items, end, closed, used, footers, taxRows } = readRows(
         page.rows,
         h.i + 1,
         cols,
@@ -533,6 +584,8 @@ export function findLineItems(
         edges,
       );
       table.items.push(...items);
+      if (!pendingTax.has(table)) pendingTax.set(table, []);
+      pendingTax.get(table)!.push(...taxRows);
       table.footers.push(...footers);
       table.rows.push(page.rows[h.i], ...used);
       table.lastPage = page.index;
@@ -541,10 +594,16 @@ export function findLineItems(
       r = end;
     }
   }
+  const taxRowsOf = new Map<LineItemTable, TaxRow[]>();
+  for (const t of tables) {
+    const taxRows: TaxRow[] = [...(pendingTax.get(t) ?? [])];
+    t.items = dropNonItems(t.columns, t.items, taxRows, decimal);
+    taxRowsOf.set(t, taxRows);
+  }
   return tables
     .filter((t) => t.items.length > 0)
-    .map(({ columns, items, pages, box, rows, footers }) =>
-      refineKeys({ columns, items, pages, box, rows, footers }),
+    .map((t) =>
+      refineKeys({ columns: t.columns, items: t.items, pages: t.pages, box: t.box, rows: t.rows, footers: t.footers, taxRows: taxRowsOf.get(t) }),
     )
     .filter((t) =>
       t.items.some((i) =>
@@ -555,6 +614,112 @@ export function findLineItems(
         ),
       ),
     );
+}
+
+/** A quantity cell: a number, perhaps with a unit ("2", "1,5 h", "10 Stk.", "x 3"); not an identifier or a label. */
+function quantityFits(text: string): boolean {
+  const t = text.trim();
+  if (!/\d/.test(t) || /:/.test(t)) return false;
+  return !t.split(/\s+/).some((w) => isIdentifierToken(w) && /[a-z]/i.test(w));
+}
+
+/**
+ * A money cell: amounts (at most two: a price and its rate or currency), currency codes and
+ * symbols, short codes; no word of three letters or more other than an ISO currency code, no
+ * identifier, no run of number groups (an IBAN's or a phone number's tail).
+ */
+function moneyFits(text: string): boolean {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (words.some((w) => /[a-zà-ÿ]{3,}/i.test(w) && !/^[A-Z]{3}$/.test(w.replace(/[^A-Za-z]/g, "")))) return false;
+  if (words.some((w) => isIdentifierToken(w) && /[a-z]/i.test(w))) return false;
+  return (text.match(/\d[\d.,']*/g) ?? []).length <= 3;
+}
+
+/** A run of words with no column gap that crosses two column edges and reads as a sentence. */
+function isProse(words: Word[], x0: number, x1: number, edges: number[]): boolean {
+  if (words.length < 6 || words.filter((w) => /[a-zà-ÿ]{2,}/i.test(w.text)).length < 4) return false;
+  const crossed = edges.slice(1, -1).filter((e) => e > x0 + 2 && e < x1 - 2).length;
+  return crossed >= 2;
+}
+
+/** A tax word with a rate in one cell: "zzgl. 19 % MwSt. auf 1.234,56", "plus 20% VAT", "TVA 5,5 %". */
+const TAX_RATE_TEXT =
+  /(?:^|[^a-z])(?:vat|tax|gst|hst|mwst|ust|umsatzsteuer|mehrwertsteuer|tva|iva|btw|igic|moms|dph|ddv)(?:[^a-z]|$)/;
+/** A tax-per-rate label at a segment's start: "zzgl. 19 % MwSt.", "plus 20 % VAT on", "TVA 20 %", "19% USt". */
+const TAX_RATE_LEAD =
+  /^(?:(?:plus|zzgl\.?|zuzgl\.?|zuzuglich|dont|incl\.?|inkl\.?|including|enthaltene?|\+)\s*)?(?:\d{1,2}(?:[.,]\d{1,2})?\s?%\s*)?(?:vat|tax|gst|hst|mwst|ust|umsatzsteuer|mehrwertsteuer|tva|iva|btw|igic)\b/;
+export function isTaxRateLead(text: string): boolean {
+  const f = fold(text).trim();
+  return TAX_RATE_LEAD.test(f) && /\d\s?%/.test(f);
+}
+
+/** The tax row of a tax-per-rate line: its last amount, and the base printed before it. */
+function taxRowOf(text: string, box: Box, decimal: DecimalMark): TaxRow | undefined {
+  const amounts = findAmounts(text, decimal).filter((a) => !a.isPercent);
+  const last = amounts[amounts.length - 1];
+  if (!last) return undefined;
+  const prev = amounts.length >= 2 ? amounts[amounts.length - 2] : undefined;
+  return { text: last.text, value: last.value, box, base: prev && prev.hasDecimals ? { text: prev.text, value: prev.value } : undefined };
+}
+
+export function isTaxRateText(text: string): boolean {
+  const f = fold(text);
+  return TAX_RATE_TEXT.test(f) && /\d\s?%/.test(f);
+}
+
+/**
+ * Rows the table's columns let through that are not items, judged against the table's own
+ * items (arithmetic and consistency, not phrases):
+ * - a carried or running sum: a row without quantity and unit price whose amount equals the sum
+ *   of the items above it ("Übertrag", "Carried forward", "Report", a group subtotal under any
+ *   name), at a page break or after a group;
+ * - a tax-per-rate row in the table's columns ("plus 20 % VAT on 1,234.56 | 246.91");
+ * - an amount without decimals, no quantity and no unit price, in a table whose items all print
+ *   decimals (a page number or a postcode of a letterhead repeated over a continued table).
+ */
+function dropNonItems(
+  cols: Column[],
+  items: LineItem[],
+  taxRows: TaxRow[],
+  decimal: DecimalMark,
+): LineItem[] {
+  const keyOf = (role: ColumnRole) => cols.find((c) => c.role === role && c.key === role)?.key ?? cols.find((c) => c.role === role)?.key;
+  const totalKey = keyOf("total") ?? keyOf("unitPrice");
+  if (!totalKey || items.length < 2) return items;
+  const detailKeys = [keyOf("quantity"), keyOf("unitPrice")].filter((k): k is string => !!k && k !== totalKey);
+  const descKeys = cols.filter((c) => c.role === "description" || c.role === "other").map((c) => c.key);
+  const amount = (i: LineItem) => {
+    const v = i.values[totalKey];
+    return v !== undefined ? pickAmount(v, ".") : undefined;
+  };
+  const bare = (i: LineItem) => detailKeys.length > 0 && detailKeys.every((k) => !i.values[k]);
+  const detailed = items.filter((i) => !bare(i));
+  // Only when the table's items carry details: a table of bare amounts has nothing to compare with.
+  if (detailKeys.length > 0 && detailed.length < 2) return items;
+  const allDecimals = detailed.every((i) => /[.,]\d{1,3}$/.test(i.values[totalKey] ?? ""));
+  const out: LineItem[] = [];
+  let sum = 0;
+  let lastCarry: number | undefined;
+  for (const it of items) {
+    const a = amount(it);
+    if (bare(it) && a) {
+      const desc = descKeys.map((k) => it.values[k] ?? "").join(" ");
+      const carried = (out.length >= 2 && Math.abs(a.value - sum) < 0.015) || (lastCarry !== undefined && Math.abs(a.value - lastCarry) < 0.015);
+      if (carried) {
+        lastCarry = a.value;
+        continue;
+      }
+      if (isTaxRateText(desc)) {
+        const base = findAmounts(desc, decimal).filter((x) => !x.isPercent && x.hasDecimals).pop();
+        taxRows.push({ text: a.text, value: a.value, box: it.boxes[totalKey] ?? it.box, base: base ? { text: base.text, value: base.value } : undefined });
+        continue;
+      }
+      if (allDecimals && !/[.,]\d{1,3}$/.test(it.values[totalKey] ?? "")) continue;
+    }
+    out.push(it);
+    if (a) sum += a.value;
+  }
+  return out;
 }
 
 /**
@@ -647,7 +812,8 @@ function readRows(
   decimal: DecimalMark,
   lh: number,
   engineEdges?: number[],
-): { items: LineItem[]; end: number; closed: boolean; used: Row[]; footers: TableFooter[] } {
+): { items: LineItem[]; end: number; closed: boolean; used: Row[]; footers: TableFooter[]; taxRows: TaxRow[] } {
+  const taxRows: TaxRow[] = [];
   const items: LineItem[] = [];
   const used: Row[] = [];
   const footers: TableFooter[] = [];
@@ -683,6 +849,16 @@ function readRows(
     const gapBefore = row.y0 - prevBottom;
     prevBottom = row.y1;
     consumed++;
+    // A tax-per-rate row ("plus 20 % VAT on 1,234.56 | 246.91"), in the table's columns or in the
+    // totals block beside them: an amount for the totals, not an item.
+    // Only the row's first segment: an item's tax-rate cell ("19 % USt" right of its quantity) is not one.
+    if (row.segments[0] && isTaxRateLead(row.segments[0].text) && findAmounts(row.text, decimal).some((a) => !a.isPercent)) {
+      const tr = taxRowOf(row.text, boxOf(row.words, row.page), decimal);
+      if (tr) taxRows.push(tr);
+      pending = [];
+      sinceItem++;
+      continue;
+    }
     if (isTotalsRow(row, cols)) {
       pending = [];
       sinceItem++;
@@ -716,11 +892,19 @@ function readRows(
       const ws = cell(i);
       return ws.length > 0 ? pickAmount(joinWords(ws), decimal) : undefined;
     };
+    // Cells must fit their columns: a quantity is a number, a money cell an amount (a fragment
+    // of an IBAN, a VAT id or a phone number split by the column edges is not); a sentence
+    // running across the columns is prose, not a row of the table.
+    const misfit =
+      (qtyIdx >= 0 && cell(qtyIdx).length > 0 && !quantityFits(joinWords(cell(qtyIdx)))) ||
+      cols.some((c, i) => MONEY.has(c.role) && cell(i).length > 0 && !moneyFits(joinWords(cell(i)))) ||
+      row.segments.some((seg) => isProse(seg.words, seg.x0, seg.x1, edges));
     const hasMoney =
-      (totalIdx >= 0 && amountIn(totalIdx)) ||
+      !misfit &&
+      ((totalIdx >= 0 && amountIn(totalIdx)) ||
       (totalIdx < 0 && priceIdx >= 0 && amountIn(priceIdx)) ||
-      (totalIdx >= 0 && priceIdx >= 0 && amountIn(priceIdx) && cell(qtyIdx).length > 0);
-    const otherNumeric = [...byCol.keys()].some((i) => i !== descIdx && cols[i].role !== "description");
+        (totalIdx >= 0 && priceIdx >= 0 && amountIn(priceIdx) && cell(qtyIdx).length > 0));
+    const otherNumeric = misfit || [...byCol.keys()].some((i) => i !== descIdx && cols[i].role !== "description");
     if (hasMoney) {
       sinceItem = 0;
       const values: Record<string, string> = {};
@@ -801,7 +985,7 @@ function readRows(
         : [{ row, texts: textWords }];
     if (items.length > 0 && sinceItem > 6) break;
   }
-  return { items, end: Math.max(consumed, end), closed, used, footers };
+  return { items, end: Math.max(consumed, end), closed, used, footers, taxRows };
 }
 
 /** Turns the tables into the seed's `lineItems` (one array per table). */

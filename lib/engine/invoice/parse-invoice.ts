@@ -22,7 +22,7 @@ import {
   type RawValue,
 } from "@/lib/engine/invoice/kv";
 import { compileLabel, LABELS, type CompiledLabel, type LabelKind } from "@/lib/engine/invoice/labels";
-import { detectDecimalMark, findCurrency, pickAmount, type DecimalMark } from "@/lib/engine/invoice/amounts";
+import { detectDecimalMark, findAmounts, findCurrency, pickAmount, type DecimalMark } from "@/lib/engine/invoice/amounts";
 import { detectDateOrder, findDates, parseDate, type DateOrder } from "@/lib/engine/invoice/dates";
 import {
   readBic,
@@ -33,11 +33,13 @@ import {
   readTaxId,
   readText,
   readWebsite,
+  isAmountLike,
   EMAIL_RE,
 } from "@/lib/engine/invoice/values";
 import { validAbaRouting, checkTaxId, TAX_ID_PATTERN } from "@/lib/engine/invoice/validate";
 import {
   blockAt,
+  captionedName,
   documentDomains,
   looksLikeAddressBlock,
   nameTokens,
@@ -57,7 +59,8 @@ import {
 } from "@/lib/engine/invoice/line-items";
 import { reconcileTotals, type AmountCandidate } from "@/lib/engine/invoice/totals";
 import { parseAddress } from "@/lib/engine/invoice/address";
-import { US_STATES } from "@/lib/engine/invoice/countries";
+import { US_STATES, countryOf } from "@/lib/engine/invoice/countries";
+import { currencyOfCountry, isIdentifierToken, notAPartyName, withoutDepartment } from "@/lib/engine/lexicon/invoice-fields";
 import { camelCase, escapeRegExp, fold, splitCamel } from "@/lib/engine/invoice/text-utils";
 import {
   pruneEmpty,
@@ -342,6 +345,13 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   if (invNo) {
     invoice.invoiceNo = invNo.value;
     src("invoice.invoiceNo", invNo.box);
+  } else {
+    // A title that carries the number ("Vendor Bill BILL/2022/0002", "Facture F-2024-17").
+    const t = titleNumber(layout);
+    if (t) {
+      invoice.invoiceNo = t.value;
+      src("invoice.invoiceNo", t.box);
+    }
   }
   const invDate = best("invoiceDate");
   if (!invDate && invNo) {
@@ -378,6 +388,15 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
       const block = blockAt(o, layout, taken);
       if (block.lines.length === 0) continue;
       const parsed = parseParty(block.lines, field !== "bankAddress");
+      // "Attn: Dr. Collins" under the addressee's company: the company on the line above is the party.
+      if (field === "billTo" || field === "shipTo") {
+        const above = attentionCompany(o, layout);
+        if (above) {
+          parsed.party.name = above.text;
+          parsed.sources.name = above;
+          block.segIds.add(above.id);
+        }
+      }
       if (!parsed.party.name && !parsed.party.address) continue;
       for (const id of block.segIds) taken.add(id);
       return { parsed, block, occ: o };
@@ -387,6 +406,18 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   const billTo = partyBlock("billTo");
   const shipTo = partyBlock("shipTo");
   const vendorLabelled = partyBlock("vendor");
+  // A section whose heading names the role, with the name captioned in it ("Name: …"): it wins.
+  const roleName = (field: "billTo" | "vendor") => {
+    for (const o of occs) {
+      if (o.hit.label.field !== field || o.hit.start > 1) continue;
+      if (!(o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly)) continue;
+      const n = captionedName(o, layout);
+      if (n) return n;
+    }
+    return undefined;
+  };
+  const buyerCaption = roleName("billTo");
+  const sellerCaption = roleName("vendor");
   const customerSegs = new Set<number>([...(billTo?.block.segIds ?? []), ...(shipTo?.block.segIds ?? [])]);
 
   const allTexts = layout.segments.map((s) => s.text);
@@ -396,6 +427,16 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   let vendor: PartyResult | undefined = vendorLabelled?.parsed;
   let vendorBlockSegs = new Set<number>(vendorLabelled?.block.segIds ?? []);
   let billToResult: PartyResult | undefined = billTo?.parsed;
+  if (buyerCaption) {
+    billToResult = billToResult ?? { party: {}, sources: {} };
+    billToResult.party.name = buyerCaption.name;
+    billToResult.sources.name = buyerCaption.box;
+  }
+  if (sellerCaption) {
+    vendor = vendor ?? { party: {}, sources: {} };
+    vendor.party.name = sellerCaption.name;
+    vendor.sources.name = sellerCaption.box;
+  }
   const skip = new Set<number>([...taken, ...labelSegs]);
   // Keep label segments that are plain names out of "skip" only when they carry no label value.
   const vcands = vendorCandidates(layout, skip, {
@@ -418,7 +459,13 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     if (footer) vendor = mergeParty(vendor, footer);
   }
   if (!billToResult) {
-    const head = unlabelledCustomer(layout, skip, vendorBlockSegs, vendor?.party.name);
+    const head = unlabelledCustomer(
+      layout,
+      skip,
+      vendorBlockSegs,
+      vendor?.party.name,
+      vendor?.party.address?.streetAddress,
+    );
     if (head) billToResult = head;
   }
 
@@ -508,6 +555,8 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     }
   }
   if (vendor) {
+    // "Free Service Abonnés", "Acme GmbH Kundenservice": the organisation, not its department.
+    if (vendor.party.name) vendor.party.name = withoutDepartment(vendor.party.name);
     body.vendor = vendor.party;
     for (const [k, b] of Object.entries(vendor.sources)) src(`vendor.${k}`, b);
   }
@@ -537,14 +586,29 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     "amountPaid",
   ] as const;
   const amountCands: AmountCandidate[] = [];
-  for (const f of amountFields) {
-    for (const c of cands.get(f) ?? []) {
+  for (const f0 of amountFields) {
+    for (const c of cands.get(f0) ?? []) {
       const a = pickAmount(c.raw.text, decimal);
       if (!a) continue;
       const page = layout.pages.find((p) => p.index === c.occ.seg.page);
+      // A total label qualified on its row: "Gesamtsumme | netto" is the net, "Summe Umsatzsteuer"
+      // / "Total TVA" the tax ("brutto", "TTC", "incl." keep it the gross).
+      let f: (typeof amountFields)[number] = f0;
+      if (f0 === "total") {
+        const rowText = fold(page?.rows[c.occ.seg.row]?.text ?? c.occ.seg.text);
+        const gross = /\b(?:brutto|gross|ttc|incl\.?|inkl\.?|including|inclusive|inclusief|toutes\s+taxes|con\s+iva|ivato|a\s+payer|payable|to\s+pay|due|zu\s+zahlen|zahlbar|te\s+betalen|a\s+pagar|da\s+pagare)\b/.test(
+          rowText,
+        );
+        if (!gross && NET_QUALIFIER.test(rowText)) f = "subtotal";
+        else if (!gross && TAX_QUALIFIER.test(fold(c.occ.seg.text))) f = "tax";
+      }
       let score = c.score + (c.occ.seg.bold ? 0.3 : 0);
       // A "Tax 15%" label whose value is the rate alone is not a tax amount.
       if (f === "tax" && /%/.test(c.raw.text) && !a.hasDecimals && !a.currency) continue;
+      // "VAT: GB123456789" is the VAT id's label, not a tax amount; nor is a bare 5-digit postcode.
+      if (f === "tax" && (/\b[A-Z]{2}\s?[0-9A-Z]{2}\s?\d{6,}/.test(c.raw.text) || c.raw.text.split(/\s+/).some(isIdentifierToken)))
+        continue;
+      if (f === "tax" && !a.hasDecimals && !a.currency && Math.abs(a.value) >= 1000) continue;
       if (f === "total" && /\b(?:items?|qty|quantity|pieces|hours)\b/i.test(c.occ.seg.text)) score -= 3;
       amountCands.push({
         field: f,
@@ -585,6 +649,36 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
       }
     }
   }
+  // Tax per rate printed in the table's columns ("zzgl. 19 % MwSt. auf 1.234,56 | 234,56").
+  const taxRowsAll = tables.flatMap((t) => t.taxRows ?? []);
+  // The net printed only as each rate's base ("plus 20 % VAT on 1,234.56"): their sum is a
+  // subtotal candidate, kept only if the reconciliation (net + Σ tax = gross) confirms it.
+  if (taxRowsAll.length > 0 && taxRowsAll.every((r) => r.base)) {
+    const dec = Math.max(...taxRowsAll.map((r) => (r.base!.text.split(".")[1] ?? "").length));
+    const v = taxRowsAll.reduce((sum, r) => sum + r.base!.value, 0);
+    amountCands.push({
+      field: "subtotal",
+      text: v.toFixed(dec),
+      value: Number(v.toFixed(dec)),
+      box: taxRowsAll[0].box,
+      score: 2.5,
+      order: taxRowsAll[0].box.page * 10000 + taxRowsAll[0].box.y0,
+      rowKey: "taxbases",
+    });
+  }
+  for (const t of tables)
+    for (const r of t.taxRows ?? [])
+      // The same row read by its label already ("VAT 20 % | 24.00") is not a second candidate.
+      if (!amountCands.some((c) => c.field === "tax" && c.box.page === r.box.page && Math.abs(c.box.y0 - r.box.y0) < 3 && Math.abs(c.value - r.value) < 0.005))
+      amountCands.push({
+        field: "tax",
+        text: r.text,
+        value: r.value,
+        box: r.box,
+        score: 3,
+        order: r.box.page * 10000 + r.box.y0,
+        rowKey: `taxrow:${r.box.page}:${r.box.y0}`,
+      });
   const totalKey = tables.flatMap((t) => t.columns).find((c) => c.role === "total")?.key;
   const lineSum = totalKey
     ? tables
@@ -592,6 +686,10 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
         .reduce((s, i) => s + (i.values[totalKey] ? Number(i.values[totalKey]) || 0 : 0), 0)
     : undefined;
   const chosen = reconcileTotals(amountCands, tables.length > 0 ? lineSum : undefined);
+  /** Confidence of the totals by how they were chosen (reconciled, a summary row, arithmetic). */
+  const totalsConf: Record<string, number> = {};
+  for (const k of ["total", "subtotal", "tax"] as const)
+    if (chosen[k]) totalsConf[k] = chosen.reconciled ? 0.95 : k === "total" ? 0.75 : 0.7;
   if (chosen.total) {
     payment.total = chosen.total.text;
     src("paymentDetails.total", chosen.total.box);
@@ -618,6 +716,44 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     src("paymentDetails.shipping", chosen.shipping.box);
   }
   if (chosen.reconciled) notes.push("totals reconciled");
+  // A "net | tax | gross" row (a VAT summary): three printed amounts that add up at a usual rate.
+  const triple = totalsTriple(layout, decimal, tableSegs);
+  if (triple) {
+    const T = payment.total !== undefined ? Number(payment.total) : undefined;
+    const S = payment.subtotal !== undefined ? Number(payment.subtotal) : undefined;
+    const X = payment.tax !== undefined ? Number(payment.tax) : undefined;
+    const consistent = T !== undefined && S !== undefined && X !== undefined && Math.abs(S + X - T) <= 0.02;
+    if (!consistent && (T === undefined || Math.abs(T - triple.gross.value) <= 0.011)) {
+      payment.total = triple.gross.text;
+      payment.subtotal = triple.net.text;
+      payment.tax = triple.tax.text;
+      src("paymentDetails.total", triple.gross.box);
+      src("paymentDetails.subtotal", triple.net.box);
+      src("paymentDetails.tax", triple.tax.box);
+      totalsConf.total = totalsConf.subtotal = totalsConf.tax = 0.9;
+      notes.push("totals from a net/tax/gross row");
+    }
+  }
+  // Totals by arithmetic: a part the labels did not give is the printed amount that completes
+  // net + tax = gross (chosen among the amounts printed on the page, never computed).
+  if (payment.total && (!payment.subtotal || !payment.tax)) {
+    const filled = completeTotals(layout, decimal, tableSegs, {
+      total: Number(payment.total),
+      subtotal: payment.subtotal !== undefined ? Number(payment.subtotal) : undefined,
+      tax: payment.tax !== undefined ? Number(payment.tax) : undefined,
+    });
+    if (filled.subtotal) totalsConf.subtotal = 0.85;
+    if (filled.tax) totalsConf.tax = 0.85;
+    if (filled.subtotal) {
+      payment.subtotal = filled.subtotal.text;
+      src("paymentDetails.subtotal", filled.subtotal.box);
+    }
+    if (filled.tax) {
+      payment.tax = filled.tax.text;
+      src("paymentDetails.tax", filled.tax.box);
+    }
+    if (filled.subtotal || filled.tax) notes.push("totals completed by arithmetic");
+  }
 
   const due = best("dueDate");
   if (due) {
@@ -729,6 +865,21 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     payment.bankingInformation = bank;
     for (const [k, b] of Object.entries(bankSrc)) src(`paymentDetails.bankingInformation.${k}`, b);
   }
+  // The currency (extension): printed symbols/codes, else the country of the vendor (address,
+  // IBAN, VAT id prefix), else of the customer.
+  const partyCountry = (p: InvoiceParty | undefined): string | undefined => {
+    const c = p?.address?.country;
+    const code = c ? (/^[A-Z]{2}$/.test(c.trim()) ? c.trim() : countryOf(c)) : undefined;
+    if (code) return code;
+    const id = p?.entityId?.replace(/\s/g, "");
+    return id && /^[A-Z]{2}[0-9A-Z]{8,}$/.test(id) && /\d/.test(id) ? id.slice(0, 2) : undefined;
+  };
+  const docCurrency =
+    currency ??
+    currencyOfCountry(partyCountry(body.vendor)) ??
+    currencyOfCountry(bank.iban?.replace(/\s/g, "").slice(0, 2)) ??
+    currencyOfCountry(partyCountry(customer.billTo));
+  if (docCurrency) payment.currency = docCurrency;
   body.paymentDetails = payment;
 
   // 7. Notes.
@@ -772,7 +923,24 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   for (const path of Object.keys(sources)) if (getPath(pruned, path) === undefined) delete sources[path];
   if (decimal === ",") notes.push("decimal comma");
   notes.push(`dates ${order === "DMY" ? "day-first" : "month-first"}`);
-  return { body: pruned, fieldSources: sources, notes };
+  // Confidence per field (extension): how each value was found, 0–1.
+  const confidence: Record<string, number> = {};
+  const labelConf = (c: Candidate | undefined) =>
+    c ? (c.occ.hit.label.weight >= 3 ? 0.9 : c.occ.hit.label.weight === 2 ? 0.8 : 0.65) : undefined;
+  const setConf = (path: string, v: number | undefined) => {
+    if (v !== undefined && get(pruned, path) !== undefined) confidence[path] = v;
+  };
+  setConf("invoice.invoiceNo", labelConf(invNo) ?? 0.6);
+  setConf("invoice.invoiceDate", labelConf(invDate) ?? 0.75);
+  setConf("paymentDetails.dueDate", labelConf(due));
+  setConf(
+    "vendor.name",
+    sellerCaption || vendorLabelled?.parsed.party.name ? 0.9 : vc ? (vc.score >= 6 ? 0.85 : vc.score >= 3.5 ? 0.7 : 0.55) : 0.5,
+  );
+  setConf("customer.billTo.name", buyerCaption ? 0.9 : billTo?.parsed.party.name ? 0.85 : 0.65);
+  for (const [k, v] of Object.entries(totalsConf)) setConf(`paymentDetails.${k}`, v);
+  setConf("paymentDetails.currency", currency ? 0.95 : 0.7);
+  return { body: pruned, fieldSources: sources, notes, confidence };
 }
 
 function getPath(obj: unknown, path: string): unknown {
@@ -903,25 +1071,53 @@ function unlabelledCustomer(
   skip: Set<number>,
   vendorSegs: Set<number>,
   vendorName?: string,
+  vendorStreet?: string,
 ): PartyResult | undefined {
   const first = layout.pages[0];
   if (!first) return undefined;
   const vendorToks = vendorName ? nameTokens(vendorName).join(" ") : "";
-  const blocks = pageBlocks(layout, first.index, skip).filter(
-    (b) =>
-      b.y0 < first.height * 0.5 &&
-      ![...b.segIds].some((id) => vendorSegs.has(id)) &&
-      b.lines.length >= 2 &&
-      b.lines.length <= 8,
-  );
-  for (const b of blocks.sort((a, c) => a.y0 - c.y0)) {
-    const lines = b.lines.filter((l) => !TITLE_RE.test(l.text.trim()));
+  const all = pageBlocks(layout, first.index, skip);
+  // A block that holds vendor lines (the return-address line over the window) keeps its other lines.
+  const blocks = all
+    .map((b) => {
+      const lines = b.lines.filter((l) => !l.seg || !vendorSegs.has(l.seg.id));
+      return lines.length === b.lines.length
+        ? b
+        : { ...b, lines, y0: lines[0]?.box.y0 ?? b.y0, segIds: new Set([...b.segIds].filter((id) => !vendorSegs.has(id))) };
+    })
+    .filter((b) => b.y0 < first.height * 0.5 && b.lines.length >= 2 && b.lines.length <= 8);
+  // The address window (left, 11–40 % down the page) first, then from the top.
+  const inWindow = (b: (typeof blocks)[number]) =>
+    b.x0 < first.width * 0.45 && b.y0 > first.height * 0.11 && b.y0 < first.height * 0.4 ? 0 : 1;
+  const sameStreet = (a?: string) => !!a && !!vendorStreet && fold(a) === fold(vendorStreet);
+  for (const b of blocks.sort((a, c) => inWindow(a) - inWindow(c) || a.y0 - c.y0)) {
+    let lines = b.lines.filter((l) => !TITLE_RE.test(l.text.trim()));
     if (!looksLikeAddressBlock(lines.map((l) => l.text))) continue;
-    const r = parseParty(lines, true);
+    let r = parseParty(lines, true);
+    if (!r.party.name && r.party.address) {
+      // The name set apart above the street ("AttOra / T.a.v. … " then a gap, then the street).
+      const above = all
+        .filter(
+          (a) =>
+            a !== b &&
+            Math.abs(a.x0 - b.x0) <= layout.lineHeight &&
+            a.y1 <= b.y0 &&
+            b.y0 - a.y1 < layout.lineHeight * 3 &&
+            a.lines.length <= 3 &&
+            ![...a.segIds].some((id) => vendorSegs.has(id)),
+        )
+        .sort((a, c) => c.y1 - a.y1)[0];
+      if (above) {
+        lines = [...above.lines.filter((l) => !TITLE_RE.test(l.text.trim())), ...lines];
+        r = parseParty(lines, true);
+      }
+    }
     if (!r.party.name || !r.party.address) continue;
     if (/[:]$|\b(?:details|information|address|summary|description|adresse|anschrift)\b/i.test(r.party.name))
       continue;
     if (vendorToks && nameTokens(r.party.name).join(" ") === vendorToks) continue;
+    // The vendor's own office block (its street) is not the customer.
+    if (sameStreet(r.party.address.streetAddress)) continue;
     return r;
   }
   return undefined;
@@ -1055,3 +1251,167 @@ export function documentDates(pages: PageText[]): string[] {
 }
 
 export type { Segment };
+
+/** Words that make a total the net amount. */
+const NET_QUALIFIER =
+  /\b(?:netto|net|nett|ht|hors\s+taxes?|excl\.?|exkl\.?|exclusive|excluding|exclusief|ohne\s+(?:mwst|ust)|sans\s+tva|sin\s+iva|senza\s+iva|imponibile|sem\s+impostos|before\s+tax)\b/;
+/** Words that make a total label the tax total ("Summe Umsatzsteuer", "Total TVA"). */
+const TAX_QUALIFIER = /\b(?:umsatzsteuer|mehrwertsteuer|mwst|ust|vat|tax|taxes|tva|iva|btw|gst|imposto|impostos)\b/;
+
+/** Usual VAT/GST rates in percent (EU standard and reduced rates, UK, CH, IN, AU, CA...). */
+const USUAL_RATES = [2.5, 3, 4, 5, 5.5, 6, 7, 7.7, 8, 8.1, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27];
+
+const usualRate = (net: number, tax: number) =>
+  Math.abs(tax) > 0 &&
+  USUAL_RATES.some((r) => Math.abs(net * (r / 100) - tax) <= 0.011 + Math.abs(net) * 0.00005);
+
+/**
+ * A row printing net, tax and gross side by side (a VAT summary row, "19,00% MwSt.: 376,37
+ * 71,51 447,88"): three amounts in reading order with net + tax = gross at a usual rate. The
+ * largest gross wins (the sum row of a summary with several rates).
+ */
+export function totalsTriple(
+  layout: Layout,
+  decimal: DecimalMark,
+  tableSegs: Set<number>,
+): { net: PrintedAmount; tax: PrintedAmount; gross: PrintedAmount } | undefined {
+  let best: { net: PrintedAmount; tax: PrintedAmount; gross: PrintedAmount } | undefined;
+  for (const page of layout.pages) {
+    for (const row of page.rows) {
+      const amounts: PrintedAmount[] = [];
+      for (const seg of [...row.segments].sort((a, b) => a.x0 - b.x0)) {
+        if (tableSegs.has(seg.id)) continue;
+        for (const a of findAmounts(seg.text, decimal))
+          if (!a.isPercent && a.hasDecimals)
+            amounts.push({ text: a.text, value: a.value, box: seg, order: page.index * 10000 + seg.y0, inTable: false });
+      }
+      if (amounts.length < 3 || amounts.length > 8) continue;
+      for (let i = 0; i < amounts.length; i++)
+        for (let j = i + 1; j < amounts.length; j++)
+          for (let k = j + 1; k < amounts.length; k++) {
+            const [n, x, g] = [amounts[i], amounts[j], amounts[k]];
+            if (Math.abs(n.value + x.value - g.value) > 0.011 || !usualRate(n.value, x.value)) continue;
+            if (!best || Math.abs(g.value) > Math.abs(best.gross.value)) best = { net: n, tax: x, gross: g };
+          }
+    }
+  }
+  return best;
+}
+
+interface PrintedAmount {
+  text: string;
+  value: number;
+  box: Box;
+  order: number;
+  inTable: boolean;
+}
+
+/**
+ * The missing subtotal and/or tax among the amounts printed on the page: with the total and one
+ * part known, the other is the printed amount equal to their difference; with the total alone, a
+ * printed pair (net, tax) whose sum is the total and whose ratio is a usual tax rate. Later
+ * amounts (the totals block) and amounts outside the item table are preferred.
+ */
+export function completeTotals(
+  layout: Layout,
+  decimal: DecimalMark,
+  tableSegs: Set<number>,
+  known: { total: number; subtotal?: number; tax?: number },
+): { subtotal?: PrintedAmount; tax?: PrintedAmount } {
+  const printed: PrintedAmount[] = [];
+  for (const seg of layout.segments) {
+    for (const a of findAmounts(seg.text, decimal)) {
+      if (a.isPercent || !a.hasDecimals) continue;
+      printed.push({
+        text: a.text,
+        value: a.value,
+        box: seg,
+        order: seg.page * 10000 + seg.y0,
+        inTable: tableSegs.has(seg.id),
+      });
+    }
+  }
+  const T = known.total;
+  const near = (a: number, b: number) => Math.abs(a - b) <= 0.011;
+  const pick = (value: number, notValue?: number) =>
+    printed
+      .filter((p) => near(p.value, value) && (notValue === undefined || !near(p.value, notValue)))
+      .sort((a, b) => Number(a.inTable) - Number(b.inTable) || b.order - a.order)[0];
+  if (Math.abs(T) < 0.01) return {};
+  const usual = (net: number, tax: number) =>
+    USUAL_RATES.some((r) => Math.abs(net * (r / 100) - tax) <= 0.011 + Math.abs(net) * 0.00005);
+  if (known.tax !== undefined && known.subtotal === undefined) {
+    if (Math.abs(known.tax) < 0.005) return {};
+    const rest = T - known.tax;
+    if (Math.abs(rest) > Math.abs(known.tax)) {
+      const s = pick(rest, T);
+      return s ? { subtotal: s } : {};
+    }
+    // The "tax" read is larger than what remains: it was the net (a rate's base); swap them.
+    if (usual(known.tax, rest)) {
+      const s = pick(known.tax, T);
+      const x = pick(rest, T);
+      return s && x ? { subtotal: s, tax: x } : {};
+    }
+    return {};
+  }
+  if (known.subtotal !== undefined && known.tax === undefined) {
+    if (near(known.subtotal, T)) return {};
+    const x = pick(T - known.subtotal, T);
+    return x ? { tax: x } : {};
+  }
+  if (known.subtotal === undefined && known.tax === undefined) {
+    let best: { subtotal: PrintedAmount; tax: PrintedAmount; score: number } | undefined;
+    for (const net of printed) {
+      if (near(net.value, T) || Math.abs(net.value) >= Math.abs(T) || Math.sign(net.value) !== Math.sign(T)) continue;
+      const taxValue = T - net.value;
+      const rate = (100 * taxValue) / net.value;
+      if (!usual(net.value, taxValue)) continue;
+      const tax = pick(taxValue, T);
+      if (!tax || !Number.isFinite(rate)) continue;
+      const score = (net.inTable ? 0 : 2) + (tax.inTable ? 0 : 2) + (net.order + tax.order) * 1e-6;
+      if (!best || score > best.score) best = { subtotal: net, tax, score };
+    }
+    return best ? { subtotal: best.subtotal, tax: best.tax } : {};
+  }
+  return {};
+}
+
+/** For an attention label ("Attn:", "z. Hd.", "T.a.v.", "À l'attention de"), the company line right above it. */
+function attentionCompany(occ: LabelOccurrence, layout: Layout): Segment | undefined {
+  if (!/^(?:attn|attention|z\.?\s?hd|t\.?a\.?v|a\.?\s?l'attention|c\/o)\b/i.test(fold(occ.seg.text.trim()))) return undefined;
+  const page = layout.pages.find((p) => p.index === occ.seg.page);
+  const prev = page?.rows[occ.seg.row - 1];
+  if (!prev) return undefined;
+  const seg = prev.segments.find((s) => Math.abs(s.x0 - occ.seg.x0) <= layout.lineHeight * 0.8);
+  if (!seg || occ.seg.y0 - seg.y1 > layout.lineHeight * 1.2) return undefined;
+  const t = seg.text.trim();
+  if (notAPartyName(t) || TITLE_RE.test(t) || /[·|•]/.test(t) || labelsInSegment(seg).length > 0) return undefined;
+  return seg;
+}
+
+const TITLE_NUMBER_RE =
+  /(?:^|\s)(?:invoice|bill|rechnung|gutschrift|facture|avoir|factura|fattura|factuur|fatura|credit\s+note)\s*(?:n[o°º]\.?|nr\.?|#|number|nummer|numero)?\s*[:.]?\s*([A-Z0-9][A-Z0-9_\-/.]*\d[A-Z0-9_\-/.]*)(?=\s|$)/i;
+
+/** The invoice number printed in a title row of the first page's upper part, without a label of its own. */
+function titleNumber(layout: Layout): { value: string; box: Box } | undefined {
+  const first = layout.pages[0];
+  if (!first) return undefined;
+  for (const row of first.rows) {
+    if (row.y0 > first.height * 0.4) break;
+    for (const seg of row.segments) {
+      const m = TITLE_NUMBER_RE.exec(seg.text);
+      if (!m) continue;
+      const id = m[1].replace(/[.]+$/, "");
+      if (findDates(id).length > 0 || isAmountLike(id)) continue;
+      return { value: id, box: seg };
+    }
+  }
+  return undefined;
+}
+
+function get(obj: unknown, path: string): unknown {
+  return path
+    .split(".")
+    .reduce<unknown>((c, k) => (c && typeof c === "object" ? (c as Record<string, unknown>)[k] : undefined), obj);
+}

@@ -4,6 +4,7 @@
  * by what they hold (company suffix, size, address, contacts, tax ids, repetition, the
  * return-address line above an envelope window, the legal footer).
  */
+import { isHeadingOnly, notAPartyName } from "@/lib/engine/lexicon/invoice-fields";
 import type { Word } from "@/lib/engine/text/types";
 import type { Box, Layout, Segment } from "@/lib/engine/invoice/layout";
 import { boxOf } from "@/lib/engine/invoice/layout";
@@ -175,8 +176,9 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
   const addrLines: BlockLine[] = [];
   const taxIds: { value: string; box: Box; rank: number }[] = [];
   let nameDone = !withName;
+  let skippedForName = 0;
   const lines = splitLines(rawLines);
-  for (const line of lines) {
+  for (const [li, line] of lines.entries()) {
     const text = squash(line.text.replace(OFFICE_RE, ""));
     if (text === "") continue;
     const f = fold(text);
@@ -229,7 +231,7 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
       continue;
     }
     if (
-      /^(?:web(?:site)?|www\.|https?:|internet|url)/.test(f) ||
+      /^(?:web(?:site)?\b|www\.|https?:|internet\b|url\b)/.test(f) ||
       (readWebsite(text)?.value.length ?? 0) > text.length * 0.7
     )
       continue;
@@ -260,6 +262,25 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
     if (!nameDone) {
       const name = text.replace(ATTN_RE, "").replace(/[,;]$/, "").trim();
       if (/^\(.*\)$/.test(name)) continue;
+      // A heading, identifier, street or sentence line before the name: look further (a few lines).
+      // A line of role words right above the street is the name all the same (nothing else is).
+      const nameByPlace =
+        isHeadingOnly(name) &&
+        !TITLE_RE.test(name) &&
+        !/:\s*$/.test(name) &&
+        lines[li + 1] !== undefined &&
+        (isStreetLike(lines[li + 1].text) || isAddressLine(lines[li + 1].text));
+      if (notAPartyName(name) && !isAddressLine(name) && !nameByPlace) {
+        // A heading, caption, identifier, street or sentence is never the name: look at the next
+        // lines (a few), and rather give no name than a wrong one.
+        skippedForName++;
+        if (isStreetLike(name)) {
+          // The block starts with its street: no name printed.
+          nameDone = true;
+          addrLines.push({ ...line, text });
+        } else if (skippedForName > 3) nameDone = true;
+        continue;
+      }
       if (hasLetter(name) && !isAddressLine(name) && !/^\d/.test(name) && !TITLE_RE.test(name)) {
         party.name = name;
         sources.name = line.box;
@@ -268,6 +289,8 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
       }
       nameDone = true;
     }
+    // An attention line after the name names a contact person, not an address line.
+    if (nameDone && ATTN_RE.test(text)) continue;
     // A bare phone number line: "(870)-931-0505", "+31 20 123 4567".
     if (/^[+(]?\d[\d\s().\-/]{6,}$/.test(text) && !parseCityLine(text)) {
       const p = readPhone(text);
@@ -440,7 +463,7 @@ function headOfLine(text: string): string {
 function plausibleName(text: string): boolean {
   const t = text.trim();
   if (t.length < 2 || t.length > 70 || !hasLetter(t)) return false;
-  if (TITLE_RE.test(t)) return false;
+  if (TITLE_RE.test(t) || notAPartyName(t)) return false;
   if (EMAIL_RE.test(t) || /^(?:www\.|https?:)/i.test(t)) return false;
   if (isAmountLike(t) || findDates(t).length > 0) return false;
   if (isAddressLine(t) || (isStreetLike(t) && /\d/.test(t))) return false;
@@ -512,14 +535,21 @@ export function vendorCandidates(
   const topMost = Math.min(...blocks.map((b) => b.y0));
   for (const b of blocks) {
     let idx = 0;
-    while (idx < b.lines.length && !plausibleName(b.lines[idx].text)) {
+    const byPlace = (i: number) => {
+      const t = b.lines[i].text.trim();
+      const next = b.lines[i + 1]?.text;
+      return (
+        isHeadingOnly(t) && !TITLE_RE.test(t) && !/:\s*$/.test(t) && next !== undefined && (isStreetLike(next) || isAddressLine(next))
+      );
+    };
+    while (idx < b.lines.length && !plausibleName(b.lines[idx].text) && !byPlace(idx)) {
       if (idx > 1) break;
       idx++;
     }
     if (idx >= b.lines.length || idx > 1) continue;
     const line = b.lines[idx];
     const name = line.text.replace(ATTN_RE, "").replace(/[,;]$/, "").trim();
-    if (!plausibleName(name) || name.length > 60) continue;
+    if ((!plausibleName(name) && !byPlace(idx)) || name.length > 60) continue;
     if (b.lines.length === 1 && line.text.length > 50) continue;
     const why: string[] = [];
     let base = 0;
@@ -556,6 +586,14 @@ export function vendorCandidates(
       why.push("top");
     }
     if (b.lines.length === 1 && !below && base < 1.5) base -= 1;
+    // The addressee of a window envelope (left, 11–32% down the page) is the buyer, not the
+    // issuer, unless the block itself carries the issuer's contacts, tax id or bank.
+    const inWindow =
+      b.x0 < first.width * 0.45 && b.y0 > H * 0.11 && b.y0 < H * 0.32 && rest.some((t) => isAddressLine(t));
+    if (inWindow && !why.some((w) => w === "contact" || w === "tax id" || w === "bank")) {
+      base -= 3;
+      why.push("address window");
+    }
     const merged: HeadBlock = below
       ? {
           ...b,
@@ -641,4 +679,49 @@ export function looksLikeAddressBlock(lines: string[]): boolean {
   return lines.some(
     (l) => isAddressLine(l) || (l.includes(",") && parseAddress([l])?.address.city !== undefined),
   );
+}
+
+/** A form caption that introduces a party's name ("Name:", "Firmenname:", "Raison sociale :"). */
+const NAME_CAPTION =
+  /^(?:name|full\s+name|company(?:\s+name)?|firmenname|firma|nom|raison\s+sociale|d[ée]nomination(?:\s+sociale)?|raz[oó]n\s+social|nombre|ragione\s+sociale|denominazione|naam|bedrijfsnaam|nome|raz[aã]o\s+social)\s*:\s*(.*)$/iu;
+
+/**
+ * The name captioned inside a role section ("Informationen zum Käufer" → "Name: Beispielkunde"):
+ * the first "Name:"-like caption in the rows under the heading, before the next party heading,
+ * with its value inline or in the next segment of the row.
+ */
+export function captionedName(occ: LabelOccurrence, layout: Layout): { name: string; box: Box } | undefined {
+  const page = layout.pages.find((p) => p.index === occ.seg.page);
+  if (!page) return undefined;
+  const lh = layout.lineHeight;
+  let last = occ.seg.y1;
+  for (let r = occ.seg.row + 1; r < page.rows.length && r <= occ.seg.row + 14; r++) {
+    const row = page.rows[r];
+    if (row.y0 - last > lh * 4) break;
+    const segs = [...row.segments].sort((a, b) => a.x0 - b.x0);
+    const head = segs[0];
+    if (
+      head &&
+      labelsInSegment(head).some(
+        (o) =>
+          o.hit.start <= 1 &&
+          o.hit.label.weight >= 3 &&
+          (o.hit.label.field === "billTo" || o.hit.label.field === "vendor" || o.hit.label.field === "shipTo"),
+      )
+    )
+      break;
+    last = row.y1;
+    for (let i = 0; i < segs.length; i++) {
+      const m = NAME_CAPTION.exec(segs[i].text.trim());
+      if (!m) continue;
+      let value = m[1].trim();
+      let box: Box = segs[i];
+      if (!value && segs[i + 1]) {
+        value = segs[i + 1].text.trim();
+        box = segs[i + 1];
+      }
+      if (value && !notAPartyName(value) && !NAME_CAPTION.test(value)) return { name: value, box };
+    }
+  }
+  return undefined;
 }

@@ -32,11 +32,15 @@ export interface ReadInvoiceOptions {
   log?: (message: string) => void;
   /** Skip the LLM backend even when configured (tests, accuracy runs). */
   noLlm?: boolean;
+  /** Read the page even when an e-invoice is embedded (accuracy runs of the visual path). */
+  ignoreEmbedded?: boolean;
 }
 
 export interface ReadInvoiceResult {
   body: InvoiceBody;
   fieldSources: FieldSources;
+  /** Confidence extension: dotted body path → 0–1 (1 for values read from an embedded e-invoice). */
+  confidence: Record<string, number>;
   pageCount: number;
   message: string;
   /** "einvoice" when values came from embedded XML, else "layout". */
@@ -61,12 +65,13 @@ export async function readInvoice(
           `the invoice has ${pageCount} pages; the invoice parser reads at most ${MAX_INVOICE_PAGES} pages per file. Send each invoice as a separate file.`,
         );
       }
-      const embedded = findEmbeddedEInvoice(doc, customFields);
+      const embedded = opts.ignoreEmbedded ? undefined : findEmbeddedEInvoice(doc, customFields);
       if (embedded) {
         const what = embedded.syntax === "CII" ? "UN/CEFACT CII (Factur-X/ZUGFeRD/XRechnung)" : "UBL";
         return {
           body: embedded.body,
           fieldSources: {},
+          confidence: Object.fromEntries(leafPaths(embedded.body).filter((p) => !p.startsWith("lineItems")).map((p) => [p, 1])),
           pageCount,
           source: "einvoice",
           message: `Read exactly from the embedded ${what} e-invoice "${embedded.fileName}"${embedded.profile ? ` (profile ${embedded.profile})` : ""}; the page layout was not analysed.`,
@@ -147,7 +152,14 @@ export async function readInvoice(
     found === 0
       ? "No invoice fields were found; check that the file is an invoice with readable text."
       : `Invoice parsed by layout analysis (${found} fields${notes.length > 0 ? `; ${notes.join("; ")}` : ""}).`;
-  return { body: result.body, fieldSources: result.fieldSources, pageCount, message, source: "layout" };
+  return {
+    body: result.body,
+    fieldSources: result.fieldSources,
+    confidence: result.confidence ?? {},
+    pageCount,
+    message,
+    source: "layout",
+  };
 }
 
 /** True when the page shows images covering at least 1% of it (a logo, a scanned block). */
@@ -213,4 +225,12 @@ function engineEdges(pages: PageText[]): ParseInvoiceOptions["tableEdges"] {
     }
     return undefined;
   };
+}
+
+/** Dotted paths of the string leaves of an object ("vendor.name", "paymentDetails.total"). */
+function leafPaths(v: unknown, prefix = ""): string[] {
+  if (typeof v === "string") return prefix ? [prefix] : [];
+  if (v && typeof v === "object" && !Array.isArray(v))
+    return Object.entries(v).flatMap(([k, x]) => leafPaths(x, prefix ? `${prefix}.${k}` : k));
+  return [];
 }

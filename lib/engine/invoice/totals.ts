@@ -61,7 +61,14 @@ export function reconcileTotals(cands: AmountCandidate[], lineSum?: number): Cho
   const taxOptions: AmountCandidate[][] = [[], ...taxes.map((t) => [t])];
   const distinctRows = new Map<string, AmountCandidate>();
   for (const t of taxesAll) if (!distinctRows.has(t.rowKey)) distinctRows.set(t.rowKey, t);
-  if (distinctRows.size > 1 && distinctRows.size <= 6) taxOptions.push([...distinctRows.values()]);
+  // Every combination of two or more per-rate rows: a stray candidate (a rate column's value)
+  // must not keep the true rates from adding up.
+  const rows = [...distinctRows.values()];
+  if (rows.length > 1 && rows.length <= 6)
+    for (let mask = 1; mask < 1 << rows.length; mask++) {
+      const subset = rows.filter((_, i) => mask & (1 << i));
+      if (subset.length >= 2) taxOptions.push(subset);
+    }
 
   let best: ChosenTotals & { score: number } = { reconciled: false, score: -Infinity };
   const totalOpts: (AmountCandidate | undefined)[] = [undefined, ...totals];

@@ -47,6 +47,8 @@ export interface InvoiceBody {
   paymentDetails?: {
     paymentTerms?: string;
     dueDate?: string;
+    /** Quire extension: ISO 4217 code of the invoice's currency (from the XML, or symbols/codes/country on the page). */
+    currency?: string;
     total?: string;
     subtotal?: string;
     tax?: string;
@@ -77,6 +79,8 @@ export interface ParseInvoiceResult {
   fieldSources: FieldSources;
   /** Notes for the job message (what was read how, what was skipped). */
   notes: string[];
+  /** Confidence extension: dotted body path → 0–1, for the main header fields. */
+  confidence?: Record<string, number>;
 }
 
 /** Removes empty strings, empty objects and empty arrays, recursively (absent = omitted). */

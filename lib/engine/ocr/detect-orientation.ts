@@ -1,6 +1,6 @@
 import "server-only";
-import { spawn } from "node:child_process";
-import { ocrImage } from "@/lib/engine/ocr/ocr-image";
+import { nativeTessdataDir } from "@/lib/engine/ocr/languages";
+import { ocrEngine, runTesseract } from "@/lib/engine/ocr/native";
 import { toGray, toPnm, type Raster } from "@/lib/engine/ocr/preprocess";
 
 /**
@@ -21,57 +21,40 @@ export interface Orientation {
 export const OSD_TRUSTED = 1.5;
 const NATIVE_TIMEOUT_MS = 60_000;
 
-let nativeMissing = false;
+/** Reads a raster turned by q clockwise quarter turns: the fallback's way of judging orientation. */
+export type QuarterReader = (raster: Raster, q: number) => Promise<{ text: string; confidence?: number }[]>;
 
-/** The orientation of a page image, or null when there is too little text to tell. */
-export async function detectOrientation(raster: Raster, opts: { langs?: string[] } = {}): Promise<Orientation | null> {
-  if (!nativeMissing) {
-    const native = await detectNative(raster);
-    if (native !== "unavailable") return native;
-    nativeMissing = true;
-  }
-  return detectByReading(raster, opts.langs ?? ["eng"]);
+/**
+ * The orientation of a page image, or null when there is too little text to tell. Without the
+ * native engine, `read` (ocr-image.ts passes the OCR itself) reads the page four times.
+ */
+export async function detectOrientation(raster: Raster, opts: { langs?: string[]; read?: QuarterReader } = {}): Promise<Orientation | null> {
+  const native = await detectNative(raster);
+  if (native !== "unavailable") return native;
+  return opts.read ? detectByReading(raster, opts.read) : null;
 }
 
 /** `tesseract stdin stdout --psm 0`: "Rotate: 270" and "Orientation confidence: 8.5"; null for too little text. */
-function detectNative(raster: Raster): Promise<Orientation | null | "unavailable"> {
+async function detectNative(raster: Raster): Promise<Orientation | null | "unavailable"> {
+  if (ocrEngine() !== "native") return "unavailable";
   const gray = raster.channels === 1 ? raster : toGray(raster);
-  return new Promise((resolve) => {
-    let child;
-    try {
-      child = spawn("tesseract", ["stdin", "stdout", "--psm", "0", "--dpi", String(Math.round(gray.dpi))], {
-        stdio: ["pipe", "pipe", "pipe"],
-        // One thread per process: pages are already worked in parallel.
-        env: { ...process.env, OMP_THREAD_LIMIT: "1" },
-      });
-    } catch {
-      return resolve("unavailable");
-    }
-    let out = "";
-    let err = "";
-    const timer = setTimeout(() => child.kill("SIGKILL"), NATIVE_TIMEOUT_MS);
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", () => {
-      clearTimeout(timer);
-      resolve("unavailable");
-    });
-    child.on("close", () => {
-      clearTimeout(timer);
-      const text = out + err;
-      const rotate = /Rotate:\s*(\d+)/.exec(text);
-      const conf = /Orientation confidence:\s*([\d.]+)/.exec(text);
-      if (rotate && conf) {
-        const r = Number(rotate[1]) % 360;
-        if (r === 0 || r === 90 || r === 180 || r === 270) return resolve({ rotate: r, confidence: Number(conf[1]), method: "osd" });
-      }
-      // No osd model installed: the fallback reads the page instead.
-      if (/Failed loading language|osd\.traineddata/i.test(text)) return resolve("unavailable");
-      resolve(null); // "Too few characters": no verdict
-    });
-    child.stdin.on("error", () => {});
-    child.stdin.end(toPnm(gray));
-  });
+  let res;
+  try {
+    const dir = nativeTessdataDir([]);
+    res = await runTesseract(toPnm(gray), ["--tessdata-dir", dir, "--psm", "0", "--dpi", String(Math.round(gray.dpi))], NATIVE_TIMEOUT_MS);
+  } catch {
+    return "unavailable";
+  }
+  const text = res.out + res.err;
+  const rotate = /Rotate:\s*(\d+)/.exec(text);
+  const conf = /Orientation confidence:\s*([\d.]+)/.exec(text);
+  if (rotate && conf) {
+    const r = Number(rotate[1]) % 360;
+    if (r === 0 || r === 90 || r === 180 || r === 270) return { rotate: r, confidence: Number(conf[1]), method: "osd" };
+  }
+  // No osd model installed: the fallback reads the page instead.
+  if (/Failed loading language|osd\.traineddata/i.test(text)) return "unavailable";
+  return null; // "Too few characters": no verdict
 }
 
 /** Words with two or more letters or digits, weighted by confidence: what a right-way-up reading yields. */
@@ -79,9 +62,9 @@ function readingScore(words: { text: string; confidence?: number }[]): number {
   return words.reduce((s, w) => (/[\p{L}\p{N}]{2,}/u.test(w.text) ? s + (w.confidence ?? 0) : s), 0);
 }
 
-async function detectByReading(raster: Raster, langs: string[]): Promise<Orientation | null> {
+async function detectByReading(raster: Raster, read: QuarterReader): Promise<Orientation | null> {
   const scores: number[] = [];
-  for (let q = 0; q < 4; q++) scores.push(readingScore((await ocrImage(raster, { langs, rotate: q })).words));
+  for (let q = 0; q < 4; q++) scores.push(readingScore(await read(raster, q)));
   const best = scores.indexOf(Math.max(...scores));
   if (scores[best] < 200) return null; // a handful of words cannot tell
   const runnerUp = Math.max(...scores.filter((_, i) => i !== best), 1);

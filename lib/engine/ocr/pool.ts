@@ -3,9 +3,10 @@ import os from "node:os";
 import { envNumber } from "@/lib/core/config";
 import { createWorker, OEM, type Worker } from "tesseract.js";
 import { tesseractLangPath } from "@/lib/engine/ocr/languages";
+import { ocrEngine } from "@/lib/engine/ocr/native";
 
 /**
- * A pool of tesseract.js workers (one worker thread each), sized to the machine: one per CPU,
+ * Sizing of OCR parallelism for both engines, and the pool of tesseract.js workers (one worker thread each), sized to the machine: one per CPU,
  * capped by memory (a worker OCRing A4 pages at 300 dpi peaks near 450 MB: models, the page in
  * its WASM heap, copies in transit) and by OCR_WORKERS.
  * Workers are created lazily for a language set, reused across pages and jobs, and ended after
@@ -13,6 +14,8 @@ import { tesseractLangPath } from "@/lib/engine/ocr/languages";
  */
 
 const WORKER_MB = 450;
+/** A native tesseract process OCRing an A4 page at 300 dpi peaks near 80 MB; margin for larger renders. */
+const NATIVE_MB = 200;
 /** Main process share: MuPDF, the document, the page being rendered. */
 export const BASE_MB = 500;
 const IDLE_MS = 60_000;
@@ -21,8 +24,16 @@ export function poolSize(): number {
   const fromEnv = envNumber("OCR_WORKERS", 0);
   if (fromEnv > 0) return Math.min(fromEnv, 32);
   const cpus = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
-  const byMemory = Math.max(1, Math.floor((memoryBudgetMb() - BASE_MB) / WORKER_MB));
+  const byMemory = Math.max(1, Math.floor((memoryBudgetMb() - BASE_MB) / (engineIsNative() ? NATIVE_MB : WORKER_MB)));
   return Math.max(1, Math.min(cpus, byMemory, 8));
+}
+
+function engineIsNative(): boolean {
+  try {
+    return ocrEngine() === "native";
+  } catch {
+    return false;
+  }
 }
 
 /** Memory the OCR may use: the sandbox cap (JOB_MEMORY_MB) or half the machine. */
@@ -38,7 +49,9 @@ export function memoryBudgetMb(): number {
  */
 export function ocrPlan(megapixels: number, wantGray: boolean): { concurrency: number; gray: boolean } {
   const budget = memoryBudgetMb() - BASE_MB;
-  const cost = (channels: number) => 120 + megapixels * channels * 6;
+  // Native: the raster, its deskewed copy and the PNM in this process, the decoded page and its
+  // binarised copies in the tesseract process (about 80 MB for A4 at 300 dpi).
+  const cost = engineIsNative() ? (channels: number) => 40 + megapixels * (channels * 4 + 3) : (channels: number) => 120 + megapixels * channels * 6;
   let gray = wantGray;
   if (!gray && cost(3) > budget) gray = true;
   const concurrency = Math.max(1, Math.min(poolSize(), Math.floor(budget / cost(gray ? 1 : 3))));

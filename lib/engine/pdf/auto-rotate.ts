@@ -1,6 +1,7 @@
 import "server-only";
 import type * as mupdf from "mupdf";
-import { detectOrientation, OSD_TRUSTED } from "@/lib/engine/ocr/detect-orientation";
+import { OSD_TRUSTED } from "@/lib/engine/ocr/detect-orientation";
+import { pageOrientation } from "@/lib/engine/ocr/ocr-image";
 import { poolSize } from "@/lib/engine/ocr/pool";
 import { renderForOcr } from "@/lib/engine/text/page-texts";
 import { extractPageText, uprightTurns } from "@/lib/engine/text/words";
@@ -49,7 +50,7 @@ export async function autoRotate(
     while (next < scans.length) {
       const i = scans[next++];
       const raster = renderForOcr(doc, i, DETECT_DPI, true, false);
-      const found = await detectOrientation(raster, { langs: opts.langs });
+      const found = await pageOrientation(raster, opts.langs);
       verdicts[i] =
         found && found.confidence >= OSD_TRUSTED
           ? { index: i, turned: found.rotate, by: found.method }

@@ -1,6 +1,6 @@
 import "server-only";
 import * as mupdf from "mupdf";
-import { QuireError } from "@/lib/core/errors";
+import { QuireError, engineTrapCause } from "@/lib/core/errors";
 
 /**
  * MuPDF reports repairs and syntax problems through its log callback; by default the WASM build
@@ -73,7 +73,8 @@ export function openPdfWithAccess(bytes: Uint8Array, password?: string): OpenPdf
     }
     doc = pdf;
   } catch (e) {
-    if (e instanceof QuireError) throw e;
+    // A WASM trap is the engine's failure, not the file's: it must not read as "damaged" (442).
+    if (e instanceof QuireError || engineTrapCause(e)) throw e;
     throw new QuireError(442, `the file is not a PDF or is damaged beyond repair: ${describe(e)}.`);
   }
 
@@ -84,8 +85,12 @@ export function openPdfWithAccess(bytes: Uint8Array, password?: string): OpenPdf
     try {
       pages = doc.countPages();
     } catch (e) {
+      if (engineTrapCause(e)) throw e;
       cause = describe(e);
     }
+    // A page tree that loops (a /Pages node among its own descendants) counts pages but fails
+    // on every page load: rebuild it from the page objects, as for a lost tree.
+    if (pages >= 1 && pageTreeHasCycle(doc)) pages = rebuildPageTree(doc);
     if (pages < 1) pages = rebuildPageTree(doc);
     if (pages < 1) throw new QuireError(442, `the file is not a PDF or is damaged beyond repair: ${cause}.`);
     return { doc, access };
@@ -156,6 +161,35 @@ function rebuildPageTree(doc: mupdf.PDFDocument): number {
     return doc.countPages();
   } catch {
     return 0;
+  }
+}
+
+/** Whether the /Pages tree reaches a node again below itself (walks /Kids only, bounded). */
+function pageTreeHasCycle(doc: mupdf.PDFDocument): boolean {
+  try {
+    const root = doc.getTrailer().get("Root").get("Pages");
+    if (!root.isIndirect()) return false;
+    const onPath = new Set<number>();
+    let visited = 0;
+    const walk = (node: mupdf.PDFObject, depth: number): boolean => {
+      if (!node.isIndirect()) return false;
+      const num = node.asIndirect();
+      if (onPath.has(num)) return true;
+      if (++visited > MAX_SCAN_OBJECTS) throw new Error("page tree too large to check");
+      if (depth > 256) return true;
+      const dict = node.resolve();
+      const type = dict.get("Type");
+      if (!(type.isName() && type.asName() === "Pages")) return false;
+      const kids = dict.get("Kids");
+      if (!kids.isArray()) return false;
+      onPath.add(num);
+      for (let i = 0; i < kids.length; i++) if (walk(kids.get(i), depth + 1)) return true;
+      onPath.delete(num);
+      return false;
+    };
+    return walk(root, 0);
+  } catch {
+    return false;
   }
 }
 

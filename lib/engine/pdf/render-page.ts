@@ -43,8 +43,8 @@ export function renderPage(
     const pixels = Math.ceil((x1 - x0) * scale) * Math.ceil((y1 - y0) * scale);
     if (pixels > maxPixels) {
       throw new QuireError(
-        454,
-        `page ${pageIndex} at ${dpi} dpi would be ${pixels} pixels (limit ${maxPixels}); use a lower dpi.`,
+        413,
+        `page ${pageIndex} at ${dpi} dpi would be ${pixels.toLocaleString("en-US")} pixels, more than the limit of ${maxPixels.toLocaleString("en-US")}; use a lower resolution.`,
       );
     }
     const pixmap = page.toPixmap(

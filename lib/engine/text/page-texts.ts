@@ -23,6 +23,7 @@ import { renderWithoutText } from "@/lib/engine/pdf/render-without-text";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { QuireError } from "@/lib/core/errors";
+import { assertImagePixels, imageLimitsFromEnv } from "@/lib/engine/images/probe-image";
 import { parsePages } from "@/lib/engine/pages";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { parseLanguages } from "@/lib/engine/ocr/languages";
@@ -65,7 +66,7 @@ export interface PageTextsResult {
   ocrPages: number[];
 }
 
-const IMAGE_PIXEL_LIMIT = 200_000_000;
+
 
 /** What the bytes are: a PDF, an image sharp can read, or neither. */
 export function sniffKind(bytes: Uint8Array): "pdf" | "image" | null {
@@ -137,7 +138,8 @@ async function pdfPageTexts(
     const [fx0, fy0, fx1, fy1] = first.getBounds();
     first.destroy();
     const megapixels = ((fx1 - fx0) * (fy1 - fy0) * (dpi / 72) ** 2) / 1e6;
-    const plan = ocrPlan(megapixels, opts.grayscale === true);
+    // Rendered gray: both engines recognise a gray image (ocr-image.ts), a third of the memory.
+    const plan = ocrPlan(megapixels, true);
     const pages = await runLimited(indices.length, mode === "Never" ? 1 : plan.concurrency, async (n) => {
       const index = indices[n];
       // Without RotationAngle, a page whose text runs sideways is turned upright automatically.
@@ -154,10 +156,16 @@ async function pdfPageTexts(
       if (ocr) {
         ocrPages.push(index);
         const raster = renderForOcr(doc, index, dpi, plan.gray, mode === "TextFromImagesOnly");
-        const result = await ocrImage(raster, { langs, grayscale: opts.grayscale, gamma: opts.gamma, rotate: turn });
-        const ocrWords = result.words;
         const keep = mode === "TextFromImagesOnly" || mode === "TextFromVectors";
-        page = { ...page, words: keep ? [...page.words, ...withoutOverlaps(ocrWords, page.words, page)] : ocrWords };
+        // A scan's orientation is checked when no RotationAngle was given and no text layer decides it.
+        const autoOrient = !keep && opts.rotation === undefined && auto === 0;
+        const result = await ocrImage(raster, { langs, grayscale: opts.grayscale, gamma: opts.gamma, rotate: turn, autoOrient });
+        const ocrWords = result.words;
+        page = keep
+          ? { ...page, words: [...page.words, ...withoutOverlaps(ocrWords, page.words, page)] }
+          : { ...page, words: ocrWords, ...(result.orientation % 2 ? { width: page.height, height: page.width } : {}) };
+        if (result.skew) page.ocrSkew = result.skew;
+        if (result.orientation) page.ocrOrientation = result.orientation * 90;
       }
       opts.onProgress?.(++done, indices.length);
       return page;
@@ -239,19 +247,24 @@ export function rasterFromPixmap(pix: mupdf.Pixmap, dpi: number): Raster {
 /** Page count and resolution of an image file: sharp first, MuPDF for what sharp cannot read (BMP, PNM). */
 export async function probeImage(bytes: Uint8Array): Promise<{ pages: number; dpi: number; decoder: "sharp" | "mupdf" }> {
   try {
-    const meta = await sharp(bytes, { limitInputPixels: IMAGE_PIXEL_LIMIT }).metadata();
+    // Header only (sharp's own limit off so that the one pixel check below answers 413 first).
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    if (meta.width && meta.height) assertImagePixels(meta.width, (meta.pageHeight ?? meta.height), "the image");
     const dpi = meta.density && meta.density >= 50 && meta.density <= 2400 ? meta.density : 72;
     return { pages: Math.max(1, meta.pages ?? 1), dpi, decoder: "sharp" };
   } catch (e) {
+    if (e instanceof QuireError) throw e;
     try {
       const image = new mupdf.Image(Buffer.from(bytes));
       try {
+        assertImagePixels(image.getWidth(), image.getHeight(), "the image");
         const r = image.getXResolution();
         return { pages: 1, dpi: r >= 50 && r <= 2400 && r !== 96 ? r : 72, decoder: "mupdf" };
       } finally {
         image.destroy();
       }
-    } catch {
+    } catch (e2) {
+      if (e2 instanceof QuireError) throw e2;
       throw new QuireError(442, `the image could not be read: ${(e as Error).message.slice(0, 200)}.`);
     }
   }
@@ -271,8 +284,10 @@ async function imagePageTexts(bytes: Uint8Array, opts: PageTextsOptions, mode: O
     let page: PageText = { index, width: (raster.width * 72) / density, height: (raster.height * 72) / density, rotation: 0, words: [], rules: [] };
     if (mode !== "Never") {
       ocrPages.push(index);
-      const r = await ocrImage(raster, { langs, grayscale: opts.grayscale, gamma: opts.gamma, rotate: q });
+      const r = await ocrImage(raster, { langs, grayscale: opts.grayscale, gamma: opts.gamma, rotate: q, autoOrient: opts.rotation === undefined });
       page = { ...page, width: r.width, height: r.height, words: r.words };
+      if (r.skew) page.ocrSkew = r.skew;
+      if (r.orientation) page.ocrOrientation = r.orientation * 90;
     } else if (q % 2 === 1) {
       page = { ...page, width: page.height, height: page.width };
     }
@@ -306,7 +321,7 @@ export async function decodeImagePage(bytes: Uint8Array, index: number, count: n
     }
   }
   try {
-    const img = sharp(bytes, { limitInputPixels: IMAGE_PIXEL_LIMIT, ...(count > 1 ? { page: index } : {}) })
+    const img = sharp(bytes, { limitInputPixels: imageLimitsFromEnv().maxPixels, ...(count > 1 ? { page: index } : {}) })
       .rotate()
       .flatten({ background: "#ffffff" })
       .toColourspace("srgb");

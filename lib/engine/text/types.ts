@@ -39,4 +39,11 @@ export interface PageText {
   rotation: number;
   words: Word[];
   rules: Rule[];
+  /**
+   * OCRed scans: the skew corrected before recognition, in degrees counter-clockwise (the
+   * words are positioned on the page turned level by this angle about its centre).
+   */
+  ocrSkew?: number;
+  /** OCRed scans: clockwise degrees the page was turned after orientation detection. */
+  ocrOrientation?: number;
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import * as mupdf from "mupdf";
+import { mupdfRaw, type MupdfRaw } from "@/lib/engine/pdf/mupdf-handle";
 import { charBoxes, shiftCharBoxes } from "@/lib/engine/text/char-boxes";
 import { rotatePageText } from "@/lib/engine/text/rotate";
 import type { PageText, Rule, Word } from "@/lib/engine/text/types";
@@ -207,63 +208,180 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
     chars = [];
   };
 
-  stext.walk({
-    beginLine(_bbox, _wmode, dir) {
+  const beginLine = (d0: number, d1: number) => {
+    flush();
+    lineId++;
+    lineDir = Math.abs(d0) >= Math.abs(d1) ? (d0 >= 0 ? 0 : 2) : d1 >= 0 ? 1 : 3;
+    lastX1 = Number.NaN;
+  };
+  const onChar = (c: string, ox: number, oy: number, fontKey: number, f: mupdf.Font | null, sz: number, x0: number, y0: number, x1: number, y1: number, rgbInt: number) => {
+    if (SPACE_RE.test(c) || c === "\u00a0") {
       flush();
-      lineId++;
-      lineDir = Math.abs(dir[0]) >= Math.abs(dir[1]) ? (dir[0] >= 0 ? 0 : 2) : dir[1] >= 0 ? 1 : 3;
       lastX1 = Number.NaN;
-    },
-    onChar(c, origin, f, sz, quad, rgb) {
-      if (SPACE_RE.test(c) || c === "\u00a0") {
+      return;
+    }
+    if (invisible && invisible.has(originKey(ox, oy))) return;
+    if (chars.length > 0) {
+      // A wide gap without a space, or a change of colour, starts a new word.
+      // Distance between the boxes along x, whichever way the text runs (RTL runs leftwards).
+      const gap = Math.max(x0 - lastX1, lastX0 - x1);
+      if (gap > 0.4 * Math.max(sz, size) || rgbInt !== color) flush();
+    }
+    if (chars.length === 0) {
+      font = fontInfo(fontKey, f, fonts);
+      size = sz;
+      color = rgbInt;
+    }
+    chars.push({ c, x0, y0, x1, y1, rtl: RTL_RE.test(c) });
+    dirs[lineDir]++;
+    lastX0 = x0;
+    lastX1 = x1;
+  };
+
+  const raw = process.env.QUIRE_PLAIN_WALK === "1" ? null : mupdfRaw();
+  if (raw) {
+    walkRaw(raw, stext, beginLine, onChar, flush);
+  } else {
+    walkChars(stext, {
+      beginLine(_bbox, _wmode, dir) {
+        beginLine(dir[0], dir[1]);
+      },
+      onChar(c, origin, f, sz, quad, rgb) {
+        const rgbInt = (Math.round((rgb[0] ?? 0) * 255) << 16) | (Math.round((rgb[1] ?? 0) * 255) << 8) | Math.round((rgb[2] ?? 0) * 255);
+        onChar(
+          c,
+          origin[0],
+          origin[1],
+          f.pointer as unknown as number,
+          f,
+          sz,
+          Math.min(quad[0], quad[2], quad[4], quad[6]),
+          Math.min(quad[1], quad[3], quad[5], quad[7]),
+          Math.max(quad[0], quad[2], quad[4], quad[6]),
+          Math.max(quad[1], quad[3], quad[5], quad[7]),
+          rgbInt,
+        );
+      },
+      endLine() {
         flush();
-        lastX1 = Number.NaN;
-        return;
-      }
-      if (invisible && invisible.has(originKey(origin[0], origin[1]))) return;
-      const x0 = Math.min(quad[0], quad[2], quad[4], quad[6]);
-      const x1 = Math.max(quad[0], quad[2], quad[4], quad[6]);
-      const y0 = Math.min(quad[1], quad[3], quad[5], quad[7]);
-      const y1 = Math.max(quad[1], quad[3], quad[5], quad[7]);
-      const rgbInt = (Math.round((rgb[0] ?? 0) * 255) << 16) | (Math.round((rgb[1] ?? 0) * 255) << 8) | Math.round((rgb[2] ?? 0) * 255);
-      if (chars.length > 0) {
-        // A wide gap without a space, or a change of colour, starts a new word.
-        // Distance between the boxes along x, whichever way the text runs (RTL runs leftwards).
-        const gap = Math.max(x0 - lastX1, lastX0 - x1);
-        if (gap > 0.4 * Math.max(sz, size) || rgbInt !== color) flush();
-      }
-      if (chars.length === 0) {
-        font = fontInfo(f, fonts);
-        size = sz;
-        color = rgbInt;
-      }
-      chars.push({ c, x0, y0, x1, y1, rtl: RTL_RE.test(c) });
-      dirs[lineDir]++;
-      lastX0 = x0;
-      lastX1 = x1;
-    },
-    endLine() {
-      flush();
-    },
-  });
+      },
+    });
+  }
   flush();
   return words;
 }
 
-function fontInfo(f: mupdf.Font, cache: Map<number, FontInfo>): FontInfo {
-  const key = f.pointer as unknown as number;
+/**
+ * StructuredText.walk, minus its per-character cost: MuPDF.js wraps each character's font in a
+ * new Font (a reference plus a FinalizationRegistry entry), which made a third of the time of
+ * text extraction and most of its garbage. During the (synchronous) walk those wrappers are
+ * recorded instead of registered, and their references are released right after it, so no
+ * finalizer ever runs for them. The wrappers must not outlive the walk (fontInfo keeps only
+ * plain data). Falls back to the plain walk when MuPDF.js's internals are not as expected.
+ */
+type FontStatics = { _finalizer?: unknown; _drop?: (ptr: number) => void };
+export function walkChars(stext: mupdf.StructuredText, walker: Parameters<mupdf.StructuredText["walk"]>[0]): void {
+  const F = mupdf.Font as unknown as FontStatics;
+  const drop = F._drop;
+  if (process.env.QUIRE_PLAIN_WALK === "1" || typeof drop !== "function" || !Object.prototype.hasOwnProperty.call(F, "_drop")) {
+    stext.walk(walker);
+    return;
+  }
+  const had = Object.prototype.hasOwnProperty.call(F, "_finalizer");
+  const saved = F._finalizer;
+  const held: number[] = [];
+  F._finalizer = {
+    register(_o: unknown, ptr: number) {
+      held.push(ptr);
+    },
+    unregister() {},
+  };
+  try {
+    stext.walk(walker);
+  } finally {
+    if (had) F._finalizer = saved;
+    else delete F._finalizer;
+    for (const ptr of held) drop(ptr);
+  }
+}
+
+/**
+ * The structured text's lines and characters straight from MuPDF's memory (see
+ * lib/engine/pdf/mupdf-handle.ts): the same values StructuredText.walk hands out, without its
+ * wrapper objects and arrays per character. Text blocks only, in MuPDF's order.
+ */
+function walkRaw(
+  M: MupdfRaw,
+  stext: mupdf.StructuredText,
+  beginLine: (d0: number, d1: number) => void,
+  onChar: (c: string, ox: number, oy: number, fontKey: number, f: mupdf.Font | null, sz: number, x0: number, y0: number, x1: number, y1: number, rgbInt: number) => void,
+  endLine: () => void,
+): void {
+  let block = M._wasm_stext_page_get_first_block(stext.pointer as unknown as number);
+  while (block) {
+    if (M._wasm_stext_block_get_type(block) === 0) {
+      let line = M._wasm_stext_block_get_first_line(block);
+      while (line) {
+        let a = M._wasm_stext_line_get_dir(line) >> 2;
+        beginLine(M.HEAPF32[a], M.HEAPF32[a + 1]);
+        let ch = M._wasm_stext_line_get_first_char(line);
+        while (ch) {
+          const c = String.fromCharCode(M._wasm_stext_char_get_c(ch));
+          a = M._wasm_stext_char_get_origin(ch) >> 2;
+          let H = M.HEAPF32;
+          const ox = H[a];
+          const oy = H[a + 1];
+          const fontKey = M._wasm_stext_char_get_font(ch);
+          const sz = M._wasm_stext_char_get_size(ch);
+          a = M._wasm_stext_char_get_quad(ch) >> 2;
+          H = M.HEAPF32;
+          const q0 = H[a], q1 = H[a + 1], q2 = H[a + 2], q3 = H[a + 3], q4 = H[a + 4], q5 = H[a + 5], q6 = H[a + 6], q7 = H[a + 7];
+          const argb = M._wasm_stext_char_get_argb(ch);
+          onChar(
+            c,
+            ox,
+            oy,
+            fontKey,
+            null,
+            sz,
+            Math.min(q0, q2, q4, q6),
+            Math.min(q1, q3, q5, q7),
+            Math.max(q0, q2, q4, q6),
+            Math.max(q1, q3, q5, q7),
+            argb & 0xffffff,
+          );
+          ch = M._wasm_stext_char_get_next(ch);
+        }
+        endLine();
+        line = M._wasm_stext_line_get_next(line);
+      }
+    }
+    block = M._wasm_stext_block_get_next(block);
+  }
+}
+
+/** Font facts by font pointer; `f` is the walk's wrapper, or null to make (and drop) one on a miss. */
+function fontInfo(key: number, f: mupdf.Font | null, cache: Map<number, FontInfo>): FontInfo {
   let info = cache.get(key);
   if (!info) {
-    const raw = f.getName();
-    const name = raw.replace(/^[A-Z]{6}\+/, "");
-    info = {
-      name,
-      bold: f.isBold() || /bold|black|heavy|semibold|demi/i.test(name),
-      italic: f.isItalic() || /italic|oblique/i.test(name),
-    };
+    const own = f ?? new mupdf.Font(key as unknown as string);
+    try {
+      info = fontFacts(own);
+    } finally {
+      if (!f) own.destroy();
+    }
     cache.set(key, info);
   }
   return info;
+}
+
+function fontFacts(f: mupdf.Font): FontInfo {
+  const name = f.getName().replace(/^[A-Z]{6}\+/, "");
+  return {
+    name,
+    bold: f.isBold() || /bold|black|heavy|semibold|demi/i.test(name),
+    italic: f.isItalic() || /italic|oblique/i.test(name),
+  };
 }
 
 function round2(n: number): number {

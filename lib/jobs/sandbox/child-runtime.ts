@@ -1,6 +1,6 @@
 import "server-only";
 import fs from "node:fs/promises";
-import { QuireError, isQuireError } from "@/lib/core/errors";
+import { QuireError, engineTrapCause, isQuireError } from "@/lib/core/errors";
 import type { RunContext, Runner } from "@/lib/operations/runner-types";
 import type { ChildMessage, ParentMessage, WireError } from "./protocol";
 
@@ -15,6 +15,8 @@ export type FindRunner = (id: string) => (() => Promise<Runner<never>>) | undefi
  */
 export function startSandboxChild(findRunner: FindRunner): void {
   let currentJob: number | undefined;
+  /** Set by the test-only trap hook: a reused child would answer every job with the trap's 442. */
+  let poisoned = false;
   let nextReqId = 0;
   const pendingFetches = new Map<
     number,
@@ -46,6 +48,11 @@ export function startSandboxChild(findRunner: FindRunner): void {
       const load = findRunner(msg.opId);
       if (!load) throw new Error(`no runner is registered for ${JSON.stringify(msg.opId)}`);
       const run = (await load()) as Runner<unknown>;
+      if (testHooks && hasTestTrap(msg.params)) {
+        poisoned = true;
+        trapForTests();
+      }
+      if (poisoned) throw new QuireError(442, "the file is not a PDF or is damaged beyond repair: memory access out of bounds.");
       const ctx: RunContext<unknown> = {
         params: msg.params,
         sources: msg.sources,
@@ -65,6 +72,19 @@ export function startSandboxChild(findRunner: FindRunner): void {
         });
       }
     } catch (e) {
+      const trap = engineTrapCause(e);
+      if (trap) {
+        // A WASM engine trapped: its memory may be corrupt, and every later job on this child could
+        // fail (or worse, succeed wrongly). Answer this job, then exit: the pool starts a fresh child.
+        const error: WireError = { name: "EngineTrap", message: trap, stack: (e as Error)?.stack };
+        try {
+          send({ type: "error", jobId, error, fatal: true }, () => process.exit(1));
+        } catch {
+          process.exit(1);
+        }
+        setTimeout(() => process.exit(1), 1000).unref();
+        return;
+      }
       send({ type: "error", jobId, error: toWire(e) });
     } finally {
       currentJob = undefined;
@@ -102,8 +122,10 @@ export function startSandboxChild(findRunner: FindRunner): void {
   // report it for the current job, then exit so the pool starts a fresh child.
   function fatal(e: unknown) {
     const jobId = currentJob ?? -1;
+    const trap = engineTrapCause(e);
+    const error: WireError = trap ? { name: "EngineTrap", message: trap, stack: (e as Error)?.stack } : toWire(e);
     try {
-      send({ type: "error", jobId, error: toWire(e), fatal: true }, () => process.exit(1));
+      send({ type: "error", jobId, error, fatal: true }, () => process.exit(1));
     } catch {
       process.exit(1);
     }
@@ -115,4 +137,28 @@ export function startSandboxChild(findRunner: FindRunner): void {
   process.on("disconnect", () => process.exit(0));
 
   send({ type: "ready" });
+}
+
+/**
+ * Test-only hooks, on when the child's environment has QUIRE_TEST_HOOKS=1 (never set in
+ * production): a job whose params carry `__quireTestTrap: true` makes a real WebAssembly trap
+ * (an out-of-bounds load) and marks the child poisoned, as a MuPDF trap does.
+ */
+const testHooks = process.env.QUIRE_TEST_HOOKS === "1";
+
+function hasTestTrap(params: unknown): boolean {
+  return typeof params === "object" && params !== null && (params as Record<string, unknown>).__quireTestTrap === true;
+}
+
+// (module (memory 1) (func (export "f") (result i32) i32.const 100000 i32.load))
+const trapModule = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7f, 0x03, 0x02, 0x01, 0x00,
+  0x05, 0x03, 0x01, 0x00, 0x01, 0x07, 0x05, 0x01, 0x01, 0x66, 0x00, 0x00, 0x0a, 0x0b, 0x01, 0x09, 0x00, 0x41, 0xa0,
+  0x8d, 0x06, 0x28, 0x02, 0x00, 0x0b,
+]);
+
+function trapForTests(): never {
+  const instance = new WebAssembly.Instance(new WebAssembly.Module(trapModule));
+  (instance.exports.f as () => number)();
+  throw new Error("the test trap did not trap");
 }

@@ -1,4 +1,6 @@
 import "server-only";
+// First, before anything loads MuPDF.js (see the file).
+import "@/lib/engine/pdf/mupdf-preload";
 import { findRunner } from "@/lib/operations/runners";
 import { startSandboxChild } from "./child-runtime";
 

@@ -24,6 +24,12 @@ export interface SandboxPoolOptions {
   childModule?: string;
   /** Replace a child after this many jobs (default 100), so leaks and stray state do not pile up. */
   recycleAfter?: number;
+  /**
+   * Replace a child after a job whose peak resident set passed this many MB (default: a quarter
+   * of memoryMb): WebAssembly memory never shrinks, so a child keeps the peak of its largest job
+   * and the next small job on it would start near the cap.
+   */
+  recycleAboveMb?: number;
   /** How often the resident set is read (default 200 ms). */
   memoryPollMs?: number;
   /** Repository root (default: QUIRE_ROOT, else the root this file lives in, else the cwd). */
@@ -50,6 +56,12 @@ export interface SandboxRunOptions {
   timeoutMs?: number;
   /** Receives ctx.log messages (default: the pool's logger). */
   log?: (message: string) => void;
+  /**
+   * "interactive" (default: a synchronous call, a preview) goes before "background" (queued async
+   * jobs), and background jobs never take the last free child of a pool of two or more: a short
+   * call does not wait behind long batch work.
+   */
+  priority?: "interactive" | "background";
 }
 
 export interface SandboxPool {
@@ -74,6 +86,8 @@ interface Active extends Waiting {
   timer: NodeJS.Timeout;
   memTimer?: NodeJS.Timeout;
   onAbort?: () => void;
+  /** Highest resident set of the child seen during this job (kB). */
+  peakKb?: number;
 }
 
 interface Slot {
@@ -98,6 +112,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
   const size = Math.max(1, Math.floor(options.size));
   const recycleAfter = options.recycleAfter ?? 100;
   const memoryPollMs = options.memoryPollMs ?? 200;
+  const recycleAboveKb = (options.recycleAboveMb ?? Math.max(256, options.memoryMb / 4)) * 1024;
   const logger = options.logger ?? ((line: string) => process.stderr.write(line + "\n"));
   const root = findRoot(options.root);
   const childEntry =
@@ -111,6 +126,9 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
           "--import",
           pathToFileURL(path.join(root, "scripts/node-hooks.mjs")).href,
         ]),
+    // Before anything loads MuPDF.js (see the file): the fast structured-text walk.
+    "--import",
+    pathToFileURL(path.join(root, "scripts/mupdf-preload.mjs")).href,
     `--max-old-space-size=${options.memoryMb}`,
   ];
 
@@ -182,6 +200,20 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
         settle(slot, active, { result: msg.result });
         break;
       case "error":
+        if (msg.error.name === "EngineTrap") {
+          // The child exits after this answer (see child-runtime.ts); the job names the cause.
+          logger(
+            `sandbox: ${active.job.opId} trapped in child ${slot.child.pid}; replacing it: ${msg.error.stack ?? msg.error.message}`,
+          );
+          slot.gone = true;
+          settle(slot, active, {
+            error: new QuireError(
+              500,
+              `Internal error: the document engine failed (${msg.error.message.slice(0, 200)}); the worker process that ran it was replaced. It has been logged.`,
+            ),
+          });
+          break;
+        }
         settle(slot, active, { error: fromWire(msg.error, active.job.opId) });
         break;
     }
@@ -272,12 +304,28 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     while (slots.length < size) spawn();
   }
 
+  /** Children background jobs may hold at once: all but one (when there are two or more). */
+  const backgroundMax = size >= 2 ? size - 1 : 1;
+  const isBackground = (w: Waiting) => w.opts.priority === "background";
+
+  /** The next job for a free child: interactive ones first (in order), then background ones while they may. */
+  function nextWaiting(): Waiting | undefined {
+    const i = queue.findIndex((w) => !isBackground(w));
+    if (i >= 0) return queue.splice(i, 1)[0];
+    const busyBackground = slots.filter((s) => s.active && isBackground(s.active)).length;
+    if (busyBackground >= backgroundMax) return undefined;
+    const j = queue.findIndex(isBackground);
+    return j >= 0 ? queue.splice(j, 1)[0] : undefined;
+  }
+
   function dispatch(): void {
     if (closed) return;
     for (const slot of slots) {
       if (!queue.length) return;
       if (!slot.ready || slot.gone || slot.active) continue;
-      start(slot, queue.shift()!);
+      const next = nextWaiting();
+      if (!next) return;
+      start(slot, next);
     }
   }
 
@@ -303,8 +351,11 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     const pid = slot.child.pid;
     if (pid) {
       const poll = async () => {
-        const rss = await readRssKb(pid);
+        // The child and everything it started (Chromium's browser, renderer and GPU processes,
+        // LibreOffice, Tesseract): one cap for the whole tree.
+        const rss = await readTreeRssKb(pid);
         if (active.settled) return;
+        if (rss !== undefined) active.peakKb = Math.max(active.peakKb ?? 0, rss);
         if (rss !== undefined && rss > limitKb) {
           kill(slot, active, new QuireError(413, `the operation used more than ${options.memoryMb} MB`));
           return;
@@ -341,7 +392,9 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     const why = isQuireError(error) ? error.message : "aborted by the caller";
     logger(`sandbox: killed child ${slot.child.pid} running ${active.job.opId}: ${why}`);
     slot.gone = true;
-    slot.child.kill("SIGKILL");
+    // The whole tree: the descendants are listed before the child dies (afterwards they would be
+    // reparented and out of reach), then the child and they are killed.
+    void killTree(slot.child);
     settle(slot, active, { error });
     topUpSoon();
   }
@@ -363,9 +416,16 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     if ("result" in outcome) active.resolve(outcome.result);
     else active.reject(outcome.error);
     slot.jobsRun++;
-    if (!slot.gone && slot.jobsRun >= recycleAfter) {
+    const heavy = (active.peakKb ?? 0) > recycleAboveKb;
+    if (heavy && !slot.gone && slots.includes(slot))
+      logger(`sandbox: replacing child ${slot.child.pid} after ${active.job.opId} (peak ${Math.round((active.peakKb ?? 0) / 1024)} MB)`);
+    if (!slot.gone && slots.includes(slot) && (slot.jobsRun >= recycleAfter || heavy)) {
       slot.gone = true;
-      slot.child.disconnect(); // the child exits on disconnect
+      try {
+        slot.child.disconnect(); // the child exits on disconnect
+      } catch {
+        slot.child.kill("SIGKILL"); // its channel is already gone
+      }
       topUpSoon();
     } else if (slot.gone && slots.includes(slot)) {
       topUpSoon();
@@ -449,6 +509,61 @@ function abortReason(signal: AbortSignal): unknown {
 
 function seconds(ms: number): string {
   return String(Math.round(ms / 100) / 10);
+}
+
+/** Pids of every descendant of `pid` (Linux /proc), nearest first. */
+export async function descendantPids(pid: number): Promise<number[]> {
+  let entries: string[];
+  try {
+    entries = await fs.promises.readdir("/proc");
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  await Promise.all(
+    entries.map(async (name) => {
+      if (!/^\d+$/.test(name)) return;
+      try {
+        const stat = await fs.promises.readFile(`/proc/${name}/stat`, "utf8");
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        const list = children.get(ppid) ?? [];
+        list.push(Number(name));
+        children.set(ppid, list);
+      } catch {
+        /* exited meanwhile */
+      }
+    }),
+  );
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length && out.length < 10_000) {
+    for (const c of children.get(queue.shift()!) ?? []) {
+      out.push(c);
+      queue.push(c);
+    }
+  }
+  return out;
+}
+
+/** Resident set of a process and all its descendants in kB; undefined where /proc is unavailable. */
+export async function readTreeRssKb(pid: number): Promise<number | undefined> {
+  const own = await readRssKb(pid);
+  if (own === undefined) return undefined;
+  const rest = await Promise.all((await descendantPids(pid)).map((p) => readRssKb(p)));
+  return rest.reduce<number>((sum, kb) => sum + (kb ?? 0), own);
+}
+
+async function killTree(child: ChildProcess): Promise<void> {
+  const list = child.pid ? await descendantPids(child.pid).catch(() => [] as number[]) : [];
+  child.kill("SIGKILL");
+  for (const p of list) {
+    try {
+      process.kill(p, "SIGKILL");
+    } catch {
+      /* already gone */
+    }
+  }
 }
 
 /** Resident set size of a process in kB (Linux /proc); undefined where unavailable. */

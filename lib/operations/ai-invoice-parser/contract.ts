@@ -34,6 +34,11 @@ export const operation = defineOperation({
         help: 'Quire extension: add a top-level "fieldSources" object giving, for each extracted field path (e.g. "vendor.name"), the page and box it was read from.',
         advanced: true,
       }),
+      IncludeConfidence: meta(z.boolean().optional(), {
+        label: "Include confidence",
+        help: 'Quire extension: add a top-level "confidence" object giving, for the main fields (e.g. "vendor.name", "paymentDetails.total"), how sure the parser is, from 0 to 1 (1 = read from an embedded e-invoice; ≥ 0.9 = labelled and consistent; below 0.7 = a guess from position).',
+        advanced: true,
+      }),
       ...encryptionProfileKeys,
     }),
   }),
@@ -49,5 +54,9 @@ export const operation = defineOperation({
       .record(z.string(), z.unknown())
       .optional()
       .describe("With profile IncludeFieldSources: dotted field path → {page, x, y, width, height} in points."),
+    confidence: z
+      .record(z.string(), z.number())
+      .optional()
+      .describe("With profile IncludeConfidence: dotted field path → confidence 0–1."),
   }),
 });

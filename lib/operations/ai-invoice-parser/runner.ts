@@ -17,5 +17,6 @@ export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
   ctx.log(`${result.pageCount} page(s), ${result.source}`);
   const fields: Record<string, unknown> = { body: result.body };
   if (ctx.params.profiles?.IncludeFieldSources) fields.fieldSources = result.fieldSources;
+  if (ctx.params.profiles?.IncludeConfidence) fields.confidence = result.confidence;
   return { fields, pageCount: result.pageCount, message: result.message };
 };

@@ -5,6 +5,7 @@ import path from "node:path";
 import { QuireError } from "@/lib/core/errors";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { renderPage } from "@/lib/engine/pdf/render-page";
+import { checkPdfWork } from "@/lib/engine/pdf/work-budget";
 import type { Runner } from "@/lib/operations/runner-types";
 
 /** What the dashboard's PDF preview asks for: the page sizes, or one page as PNG. */
@@ -22,6 +23,8 @@ export const run: Runner<PdfPreviewParams> = async (ctx) => {
   if (!source) throw new QuireError(400, "url: give the URL of the PDF to preview");
   const doc = openPdf(await readFile(source.path), ctx.params.password);
   try {
+    // A bomb (a content stream inflating to gigabytes) is refused in a moment, before drawing.
+    await checkPdfWork(doc);
     const count = doc.countPages();
     if (ctx.params.mode === "info") {
       const pages: { width: number; height: number }[] = [];

@@ -10,7 +10,9 @@ import { defineOperation } from "@/lib/operations/types";
  * country when the evidence agrees). docs/intelligence.md has the rules format and the
  * built-in types. Cost: 1 credit per call plus 1 per page.
  */
-const bool = (label: string, help: string) => meta(z.boolean().optional(), { label, help, advanced: true });
+/** An optional profile switch; `(default true)` in its help makes the form show it checked. */
+const bool = (label: string, help: string) =>
+  meta(z.boolean().optional(), { label, help, advanced: true, ...(/\(default true\)/.test(help) ? { default: true } : {}) });
 
 export const operation = defineOperation({
   id: "pdf-classifier",
@@ -33,7 +35,7 @@ export const operation = defineOperation({
       widget: "url",
       advanced: true,
     }),
-    caseSensitive: meta(z.boolean().optional(), {
+    caseSensitive: meta(z.boolean().default(true), {
       label: "Case sensitive",
       help: "Match keywords with case (default true). A regex with the i flag is always case-insensitive.",
     }),

@@ -68,7 +68,7 @@ export const run: Runner<Params> = async (ctx) => {
     }
     ctx.log(`built-in: ${r.type} (${r.confidence})`);
   }
-  return { fields, pageCount: text.pageCount };
+  return { fields, pageCount: text.pageCount, pagesProcessed: text.pages.length };
 };
 
 async function loadRules(

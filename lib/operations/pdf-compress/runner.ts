@@ -40,6 +40,8 @@ export const run: Runner<Params> = async (ctx) => {
   return {
     outputs: [{ path: file, name: outputName(params.name), contentType: "application/pdf" }],
     pageCount: report.pageCount,
+    // Credits: the pages whose images were processed (all, unless `pages` selects some).
+    pagesProcessed: options.pages?.length ?? report.pageCount,
     fields: {
       fileSize: report.outputSize,
       inputFileSize: report.inputSize,

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
+import { common, encryptionProfileKeys, labelFields, meta, profileKeys, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
 
 const coord = (what: string) =>
   z.number().min(0).describe(`${what} in points from the page's top-left corner.`);
-const pagesItem = z.string().optional().describe("0-based pages (0, 1-3, 5-, !0). Empty = every page.");
+const pagesItem = z.string().optional().describe("Pages, counted from 0 (the first page is 0): 0, 1-3, 5-, !0. Empty = every page.");
 
-export const annotationSchema = z.object({
+export const annotationSchema = z.object(labelFields({
   text: z
     .string()
     .default("")
@@ -42,9 +42,29 @@ export const annotationSchema = z.object({
   fontItalic: z.boolean().default(false),
   fontUnderline: z.boolean().default(false),
   fontStrikeout: z.boolean().default(false),
-});
+}, {
+  text: "Text",
+  x: "X (points from the left)",
+  y: "Y (points from the top)",
+  type: "Kind",
+  id: "Field name",
+  leading: "Line height",
+  width: "Box width",
+  height: "Box height",
+  alignment: ["Alignment", "Left, center or right inside the box width."],
+  pages: "Pages",
+  color: "Colour",
+  link: "Link",
+  size: "Font size",
+  transparent: "Transparent background",
+  fontName: "Font",
+  fontBold: ["Bold", "Draw the text in bold."],
+  fontItalic: ["Italic", "Draw the text in italics."],
+  fontUnderline: ["Underline", "Underline the text."],
+  fontStrikeout: ["Strike out", "Draw a line through the text."],
+}));
 
-export const imageSchema = z.object({
+export const imageSchema = z.object(labelFields({
   url: z
     .string()
     .min(1, "url: give an https URL or a base64 data: URI")
@@ -59,16 +79,24 @@ export const imageSchema = z.object({
   height: z.number().positive().optional().describe("Height in points."),
   pages: pagesItem,
   link: z.string().optional().describe("URL opened when the image is clicked."),
-});
+}, {
+  url: "Image URL",
+  x: "X (points from the left)",
+  y: "Y (points from the top)",
+  width: "Width",
+  height: "Height",
+  pages: "Pages",
+  link: "Link",
+}));
 
-export const fieldFillSchema = z.object({
+export const fieldFillSchema = z.object(labelFields({
   fieldName: z.string().min(1).describe("Full name of an existing form field (parents joined by '.')."),
   text: z
     .string()
     .default("")
     .describe("Value: text; True/False for check boxes; the option for radio, list and combo boxes."),
   pages: pagesItem,
-});
+}, { fieldName: "Field name", text: "Value", pages: "Pages" }));
 
 /**
  * POST /v1/pdf/edit/add — draws text and images, adds form fields and links, fills existing

@@ -2,7 +2,7 @@ import "server-only";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
-import { QuireError } from "@/lib/core/errors";
+import { QuireError, renameErrorField } from "@/lib/core/errors";
 import { parseLenientJson } from "@/lib/operations/wire";
 import { editPdf } from "@/lib/engine/edit/edit-pdf";
 import type { EditRequest } from "@/lib/engine/edit/types";
@@ -27,9 +27,13 @@ export const run: Runner<Params> = async (ctx) => {
   if (!req.annotations.length && !req.images.length && !req.fields.length) {
     throw new QuireError(400, "nothing to add: send `annotations`, `images` or `fields`.");
   }
-  const result = await editPdf(await readFile(source.path), req, async (url) => {
-    const r = await ctx.fetchUrl(url);
-    return { bytes: r.bytes, contentType: r.contentType };
+  const result = await editPdf(await readFile(source.path), req, async (url, field) => {
+    try {
+      const r = await ctx.fetchUrl(url);
+      return { bytes: r.bytes, contentType: r.contentType };
+    } catch (e) {
+      throw renameErrorField(e, field);
+    }
   });
   const file = path.join(ctx.workDir, "result.pdf");
   await writeFile(file, result.bytes);

@@ -35,6 +35,7 @@ export function mergeParams(what: { label: string; help: string; example: string
         label: "Rename clashing form fields",
         help: "A form field whose name an earlier input already uses gets a new name (name → name_2), so both fields keep their own value (default true). false keeps the names.",
         advanced: true,
+        default: true,
       }),
       GenerateBookmarks: meta(z.boolean().optional(), {
         label: "Bookmark per input",

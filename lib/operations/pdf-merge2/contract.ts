@@ -15,7 +15,7 @@ export const operation = defineOperation({
   category: "organize",
   params: mergeParams({
     label: "Document URLs",
-    help: "URLs of the files to merge, separated by commas, in order: PDFs, images (PNG, JPEG, GIF, WebP, TIFF, BMP), spreadsheets (xls, xlsx, ods, csv), HTML files and web pages, plain text.",
+    help: "URLs of the files to merge, separated by commas, in order: PDFs, images (PNG, JPEG, GIF, WebP, TIFF, BMP), spreadsheets (xls, xlsx, ods, csv), word-processor files (doc, docx, rtf, odt), e-mails (eml, msg), HTML files and web pages, plain text.",
     example: "https://example.com/a.pdf,https://example.com/photo.jpg,https://example.com/table.xlsx",
   }),
   input: "files",

@@ -46,6 +46,7 @@ export const operation = defineOperation({
       ResampleImages: meta(z.boolean().optional(), {
         label: "Resample images",
         help: "Reduce the resolution of images above 1.5 × ResamplingResolution (default true).",
+        default: true,
       }),
       ResamplingResolution: meta(z.number().int().min(10).max(2400).optional(), {
         label: "Resampling resolution (dpi)",

@@ -16,7 +16,7 @@ export const operation = defineOperation({
   path: "/v1/pdf/security/add",
   title: "Add password and permissions",
   summary: "Encrypts a PDF with an owner and a user password and sets what readers may do with it.",
-  category: "edit",
+  category: "secure",
   params: z.object({
     url: common.url,
     ownerPassword: meta(z.string().optional(), {

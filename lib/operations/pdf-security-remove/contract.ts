@@ -12,7 +12,7 @@ export const operation = defineOperation({
   path: "/v1/pdf/security/remove",
   title: "Remove password and permissions",
   summary: "Removes the encryption, passwords and restrictions of a PDF.",
-  category: "edit",
+  category: "secure",
   params: z.object({
     url: common.url,
     password: meta(z.string().optional(), {

@@ -9,7 +9,7 @@ import { extractPages, planSplit } from "@/lib/engine/pdf/split-pdf";
 import type { OutputFile, Runner } from "@/lib/operations/runner-types";
 import type { operation } from "./contract";
 
-/** Writes one PDF per planned part into workDir; `pageCount` is the source's page count. */
+/** Writes one PDF per planned part into workDir; `pageCount` is the number of pages written out. */
 export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
   const source = ctx.sources[0];
   if (!source) throw new QuireError(400, "url: give the URL of a PDF document.");
@@ -31,8 +31,10 @@ export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
       writeFileSync(file, extractPages(doc, part.pages));
       outputs.push({ path: file, name: part.name, contentType: "application/pdf" });
     }
-    ctx.log(`split ${pageCount} page(s) into ${outputs.length} file(s)`);
-    return { outputs, multiple: true, pageCount };
+    const written = new Set(parts.flatMap((p) => p.pages)).size;
+    ctx.log(`split ${written} of ${pageCount} page(s) into ${outputs.length} file(s)`);
+    // pageCount and credits: the pages written out (page 1 of a 4-page file is 1 page of work).
+    return { outputs, multiple: true, pageCount: written };
   } finally {
     doc.destroy();
   }

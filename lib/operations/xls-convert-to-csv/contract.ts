@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
+import { sheetParams } from "@/lib/operations/sheet-params";
 
 /**
  * POST /v1/xls/convert/to/csv — one worksheet of an .xls, .xlsx, .ods or .csv file as CSV, cells
@@ -14,26 +14,7 @@ export const operation = defineOperation({
   summary: "Converts one worksheet of an Excel (.xls, .xlsx), OpenDocument (.ods) or CSV file to CSV.",
   category: "convert",
   params: z.object({
-    url: common.url,
-    worksheetIndex: meta(
-      z
-        .string()
-        .regex(/^\s*\d+\s*$/, "worksheetIndex: give the sheet number, 1 for the first sheet")
-        .optional(),
-      {
-        label: "Worksheet",
-        help: "Number of the sheet to convert; the first sheet is 1 (default).",
-        example: "1",
-      },
-    ),
-    inline: common.inline,
-    name: common.name,
-    expiration: common.expiration,
-    async: common.async,
-    callback: common.callback,
-    httpusername: common.httpusername,
-    httppassword: common.httppassword,
-    profiles: profiles({ outputDataFormat: profileKeys.outputDataFormat, ...encryptionProfileKeys }),
+    ...sheetParams,
   }),
   input: "sheet",
   pageBase: 0,

@@ -76,7 +76,7 @@ describe("checkUrl", () => {
     const url = spelling.replace("PORT", String(target.port));
     const err = await refusal(egressFetch(url, { lookup: noDns }));
     expect(err.status).toBe(403);
-    expect(err.message).toMatch(/^url: .*; Quire only fetches public addresses$/);
+    expect(err.message).toMatch(/^url: .*; Quire only fetches public addresses \(an operator can allow it with EGRESS_ALLOW\)$/);
     expect(target.connections).toBe(0);
     expect(target.hits).toBe(0);
   });
@@ -84,10 +84,10 @@ describe("checkUrl", () => {
   it("names the address and its kind", async () => {
     const err = await refusal(checkUrl("http://10.0.0.5/file.pdf", { lookup: noDns }));
     expect(err.status).toBe(403);
-    expect(err.message).toBe("url: 10.0.0.5 is a private address; Quire only fetches public addresses");
+    expect(err.message).toBe("url: 10.0.0.5 is a private address; Quire only fetches public addresses (an operator can allow it with EGRESS_ALLOW)");
     const mapped = await refusal(checkUrl("http://[::ffff:127.0.0.1]/", { lookup: noDns }));
     expect(mapped.message).toBe(
-      "url: ::ffff:7f00:1 embeds 127.0.0.1, a loopback address; Quire only fetches public addresses",
+      "url: ::ffff:7f00:1 embeds 127.0.0.1, a loopback address; Quire only fetches public addresses (an operator can allow it with EGRESS_ALLOW)",
     );
   });
 
@@ -146,7 +146,7 @@ describe("checkUrl", () => {
     const err = await refusal(checkUrl("http://rebind.example/a.pdf", { lookup: dns }));
     expect(err.status).toBe(403);
     expect(err.message).toBe(
-      "url: rebind.example resolves to 10.0.0.5, a private address; Quire only fetches public addresses",
+      "url: rebind.example resolves to 10.0.0.5, a private address; Quire only fetches public addresses (an operator can allow it with EGRESS_ALLOW)",
     );
     expect(dns.calls).toEqual(["rebind.example"]);
   });

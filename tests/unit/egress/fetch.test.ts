@@ -165,7 +165,7 @@ describe("egressFetch", () => {
       const err = await failure(egressFetch(`${open.origin}/start`, { lookup: noDns }));
       expect(err.status).toBe(403);
       expect(err.message).toBe(
-        "url: redirect refused, 127.0.0.1 is a loopback address; Quire only fetches public addresses",
+        "url: redirect refused, 127.0.0.1 is a loopback address; Quire only fetches public addresses (an operator can allow it with EGRESS_ALLOW)",
       );
       expect(open.hits).toBe(1);
       expect(forbidden.connections).toBe(0);

@@ -4,7 +4,7 @@ import path from "node:path";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { afterAll, describe, expect, test } from "vitest";
-import { installedLanguages, parseLanguages } from "@/lib/engine/ocr/languages";
+import { installedLanguages, parseLanguages, systemTessdataDir } from "@/lib/engine/ocr/languages";
 import { ocrImage } from "@/lib/engine/ocr/ocr-image";
 import { ocrPlan, poolSize, shutdownOcr } from "@/lib/engine/ocr/pool";
 import { applyGamma, preprocessRaster, rotateQuarter, toGray, toPnm, type Raster } from "@/lib/engine/ocr/preprocess";
@@ -62,13 +62,19 @@ describe("OCR preprocessing", () => {
 });
 
 describe("OCR languages", () => {
-  test("eng and fra ship with npm; combinations parse; unknown → 400 naming them", () => {
+  test("eng and fra ship with npm, the system's Tesseract languages are added; unknown → 400 naming them", () => {
     const installed = installedLanguages();
     expect(installed.has("eng")).toBe(true);
     expect(installed.has("fra")).toBe(true);
+    expect(installed.has("osd")).toBe(false); // orientation model, not a language
     expect(parseLanguages(undefined)).toEqual(["eng"]);
     expect(parseLanguages("eng+fra")).toEqual(["eng", "fra"]);
-    expect(() => parseLanguages("deu")).toThrow(/eng, fra/);
+    if (systemTessdataDir()) {
+      // Debian's tesseract-ocr-* packages (scripts/env.sh): the languages people scan in most.
+      for (const code of ["deu", "spa", "ita", "por", "nld"]) expect(installed.has(code)).toBe(true);
+      expect(parseLanguages("deu+eng+nld")).toEqual(["deu", "eng", "nld"]);
+    }
+    expect(() => parseLanguages("kor")).toThrow(/Installed: .*eng, fra/);
     expect(() => parseLanguages("eng fra!")).toThrow(/lang/);
   });
 
@@ -76,10 +82,10 @@ describe("OCR languages", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "quire-tessdata-test-"));
     const before = process.env.OCR_LANG_DIR;
     try {
-      writeFileSync(path.join(dir, "deu.traineddata"), "not really a model");
+      writeFileSync(path.join(dir, "kor.traineddata"), "not really a model");
       process.env.OCR_LANG_DIR = dir;
-      expect(parseLanguages("eng+deu")).toEqual(["eng", "deu"]);
-      expect(() => parseLanguages("spa")).toThrow(/deu, eng, fra/);
+      expect(parseLanguages("eng+kor")).toEqual(["eng", "kor"]);
+      expect(() => parseLanguages("tha")).toThrow(/eng, fra, .*kor/);
     } finally {
       if (before === undefined) delete process.env.OCR_LANG_DIR;
       else process.env.OCR_LANG_DIR = before;

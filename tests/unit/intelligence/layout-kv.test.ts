@@ -169,7 +169,8 @@ describe("parseInvoice on hand-built words", () => {
         line(500, 200, "$12.00"),
       ]),
     ]);
-    expect(r.body).toEqual({ invoice: { invoiceNo: "77" }, paymentDetails: { total: "12.00" } });
+    // currency is the extension read from the printed symbol.
+    expect(r.body).toEqual({ invoice: { invoiceNo: "77" }, paymentDetails: { total: "12.00", currency: "USD" } });
   });
 });
 

@@ -16,7 +16,9 @@ describe("amounts (normalised in form only)", () => {
     ["100.00-", ".", "-100.00", undefined],
     ["-€10.00", ".", "-10.00", "EUR"],
     ["Rs 1939", ".", "1939", "INR"],
-    ["1 234,56", ",", "234.56", undefined],
+    // French grouping with plain spaces before a decimal comma is one number.
+    ["1 234,56", ",", "1234.56", undefined],
+    ["2 150.00", ".", "150.00", undefined],
   ])("%s → %s", (text, dec, want, cur) => {
     const a = pickAmount(text, dec as "." | ",");
     expect(a?.text).toBe(want);

@@ -10,6 +10,7 @@ import { run as merge } from "@/lib/operations/pdf-merge/runner";
 import { run as merge2 } from "@/lib/operations/pdf-merge2/runner";
 import { makeZip, startServer, type TestServer } from "@/tests/helpers/convert-fixtures";
 import { makePdf, pageTexts } from "@/tests/helpers/pdf-fixtures";
+import { makeDocx, makeEml } from "@/tests/helpers/office-fixtures";
 import { messageOf, runRunner, statusOf, workspace } from "./run-helper";
 
 /** The "any document → PDF" step of merge2, and the merge2 runner on every kind it converts. */
@@ -88,11 +89,18 @@ describe.skipIf(!hasChromium)("anyToPdf", () => {
     expect(pageTexts(text)[0]).toBe("line one\nline <two> & three");
   }, 60_000);
 
-  test("office and e-mail files, and unknown bytes → 415 naming what is supported", async () => {
-    const office = anyToPdf(doc(makeZip([{ name: "word/document.xml", data: Buffer.from("<w/>") }]), "letter.docx"));
-    expect(await statusOf(office)).toBe(415);
+  test("presentations and unknown bytes → 415 naming what is supported", async () => {
+    const deck = anyToPdf(doc(makeZip([{ name: "ppt/presentation.xml", data: Buffer.from("<p/>") }]), "deck.pptx"));
+    expect(await statusOf(deck)).toBe(415);
     expect(await messageOf(anyToPdf(doc(Buffer.from([0, 1, 2, 3]), "x.bin")))).toMatch(/it takes PDF, images/);
   });
+
+  test("a word-processor file (LibreOffice) and an e-mail are converted", async () => {
+    const letter = await anyToPdf(doc(makeDocx({ pages: 2 }), "letter.docx"));
+    expect(pageTexts(letter)[1]).toMatch(/Page 2/);
+    const mail = await anyToPdf(doc(makeEml({ subject: "Merged mail", from: "a@example.com", to: "b@example.com", text: "mail body" }), "m.eml"));
+    expect(pageTexts(mail)[0]).toMatch(/Merged mail[\s\S]*mail body/);
+  }, 60_000);
 });
 
 describe.skipIf(!hasChromium)("pdf-merge2 runner", () => {
@@ -112,8 +120,8 @@ describe.skipIf(!hasChromium)("pdf-merge2 runner", () => {
   }, 60_000);
 
   test("an unsupported input → 415 naming it", async () => {
-    const sources = [ws.source("a.pdf", makePdf()), ws.source("letter.docx", makeZip([{ name: "word/document.xml", data: Buffer.from("<w/>") }]))];
-    expect(await messageOf(runRunner(merge2, { url: "x" }, sources, ws.dir))).toMatch(/^url #2 \(letter\.docx\): word processor/);
+    const sources = [ws.source("a.pdf", makePdf()), ws.source("deck.pptx", makeZip([{ name: "ppt/presentation.xml", data: Buffer.from("<p/>") }]))];
+    expect(await messageOf(runRunner(merge2, { url: "x" }, sources, ws.dir))).toMatch(/^url #2 \(deck\.pptx\): presentations/);
   });
 
   test("merge points an image to merge2 (442)", async () => {

@@ -132,11 +132,11 @@ describe("pdf-info-fields runner", () => {
 });
 
 describe("pdf-split runner", () => {
-  test("one file per group, named result_pageN, pageCount of the source", async () => {
+  test("one file per group, named result_pageN, pageCount = the pages written out (what is charged)", async () => {
     const ctx = await contextFor(splitOp.params, makePdf({ pages: 5 }), { pages: "1-2,3,!1" });
     const result = await runSplit(ctx);
     expect(result.multiple).toBe(true);
-    expect(result.pageCount).toBe(5);
+    expect(result.pageCount).toBe(4);
     expect(result.outputs?.map((o) => o.name)).toEqual([
       "result_page1-2.pdf",
       "result_page3.pdf",

@@ -176,7 +176,9 @@ describe("sandbox pool", () => {
   });
 
   it("runs two jobs at once with size 2", async () => {
-    const started = Date.now();
+    // Earlier tests crashed children on purpose: wait until both replacements are warm.
+    for (let i = 0; i < 600 && shared.stats().ready < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(shared.stats().ready).toBe(2);
     const [a, b] = await Promise.all([
       shared.run(job("burn", { ms: 800 }), { fetchUrl: noFetch }),
       shared.run(job("burn", { ms: 800 }), { fetchUrl: noFetch }),
@@ -185,7 +187,6 @@ describe("sandbox pool", () => {
     // Overlapping runs: each started before the other ended.
     expect(a.fields!.start as number).toBeLessThan(b.fields!.end as number);
     expect(b.fields!.start as number).toBeLessThan(a.fields!.end as number);
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it("keeps the parent's event loop responsive while two jobs burn CPU", async () => {

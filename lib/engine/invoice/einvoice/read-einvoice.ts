@@ -96,7 +96,8 @@ function ciiParty(p: XmlElement | undefined): InvoiceParty | undefined {
 
 function readCii(root: XmlElement): { syntax: EInvoiceSyntax; profile?: string; body: InvoiceBody } {
   const doc = find(root, "ExchangedDocument") ?? find(root, "HeaderExchangedDocument");
-  const tx = find(root, "SupplyChainTradeTransaction");
+  // ZUGFeRD 1.0 (CrossIndustryDocument) names the transaction SpecifiedSupplyChainTradeTransaction.
+  const tx = find(root, "SupplyChainTradeTransaction") ?? find(root, "SpecifiedSupplyChainTradeTransaction");
   const agreement =
     find(tx, "ApplicableHeaderTradeAgreement") ?? find(tx, "ApplicableSupplyChainTradeAgreement");
   const delivery =
@@ -166,6 +167,7 @@ function readCii(root: XmlElement): { syntax: EInvoiceSyntax; profile?: string; 
     paymentDetails: {
       paymentTerms: textAt(terms, "Description"),
       dueDate: isoDate(textAt(terms, "DueDateDateTime/DateTimeString")),
+      currency: textAt(settlement, "InvoiceCurrencyCode"),
       total: textAt(sum, "GrandTotalAmount") ?? textAt(sum, "DuePayableAmount"),
       subtotal: textAt(sum, "TaxBasisTotalAmount") ?? textAt(sum, "LineTotalAmount"),
       tax: taxTotal?.text.trim(),
@@ -284,6 +286,7 @@ function readUbl(root: XmlElement): { syntax: EInvoiceSyntax; profile?: string; 
     paymentDetails: {
       paymentTerms: textAt(root, "PaymentTerms/Note"),
       dueDate: isoDate(textAt(root, "DueDate") ?? textAt(means, "PaymentDueDate")),
+      currency: textAt(root, "DocumentCurrencyCode"),
       total: textAt(totals, "TaxInclusiveAmount") ?? textAt(totals, "PayableAmount"),
       subtotal: textAt(totals, "TaxExclusiveAmount") ?? textAt(totals, "LineExtensionAmount"),
       tax: textAt(taxTotal, "TaxAmount"),

@@ -1,0 +1,168 @@
+/**
+ * Invoice vocabulary that is not a field label: the words of document titles and section
+ * headings (which are never a party's name), the heading words that name a party's role, and
+ * the currency of a country. Seven languages (en, de, fr, es, it, nl, pt). The field labels
+ * themselves (invoice number, total, …) are in lib/engine/invoice/labels.ts.
+ *
+ * Used by the party reader: a line made only of these words, or one that is an identifier, a
+ * street line or a sentence, is never a vendor or bill-to name (see `notAPartyName`).
+ */
+import { fold, foldKeepLength } from "@/lib/engine/lexicon/normalize";
+
+/** Words of document titles, headings and form captions (folded, lower case). */
+const HEADING_WORDS = [
+  // document kinds
+  "invoice", "invoices", "bill", "receipt", "statement", "credit", "note", "debit", "tax", "vat",
+  "rechnung", "rechnungen", "gutschrift", "quittung", "beleg", "abrechnung", "rechnungskorrektur",
+  "facture", "factures", "avoir", "recu", "releve", "note",
+  "factura", "facturas", "recibo", "abono", "rectificativa",
+  "fattura", "fatture", "ricevuta", "nota", "credito",
+  "factuur", "facturen", "creditnota", "kwitantie", "rekening",
+  "fatura", "nf", "nfe", "nf-e", "nfs-e", "nfse", "danfe", "danfse", "eletronica", "eletronico", "fiscal",
+  "documento", "auxiliar", "servico", "servicos",
+  // headings and captions
+  "overview", "summary", "details", "detail", "page", "copy", "original", "duplicate",
+  "ubersicht", "zusammenfassung", "seite", "kopie", "anlage", "positionen", "einzelpositionen",
+  "recapitulatif", "resume", "detail", "copie", "annexe",
+  "resumen", "pagina", "copia", "riepilogo", "overzicht", "samenvatting", "resumo",
+  // party-role headings
+  "seller", "vendor", "supplier", "issuer", "buyer", "customer", "client", "recipient", "consignee",
+  "bill", "to", "ship", "sold", "from", "payee", "payer", "billing", "shipping", "delivery", "address",
+  "verkaufer", "lieferant", "aussteller", "kaufer", "kunde", "rechnungsempfanger", "empfanger",
+  "leistungsempfanger", "rechnungsadresse", "lieferadresse", "lieferanschrift", "rechnungssteller",
+  "fournisseur", "vendeur", "emetteur", "acheteur", "destinataire", "adresse", "facturation", "livraison",
+  "proveedor", "vendedor", "emisor", "comprador", "destinatario", "direccion", "facturacion", "envio",
+  "fornitore", "venditore", "acquirente", "cliente", "committente", "indirizzo", "fatturazione", "spedizione",
+  "leverancier", "verkoper", "koper", "klant", "ontvanger", "factuuradres", "afleveradres", "leveradres",
+  "fornecedor", "emitente", "comprador", "remetente", "destinatario", "tomador", "prestador", "endereco",
+  // caption words of form fields ("Name", "Value", "Information about the seller", "Bill to")
+  "name", "names", "nom", "nombre", "nome", "naam", "razao", "social", "sociale", "raison", "razon", "firma",
+  "value", "valor", "wert", "valeur", "waarde", "valore", "importe", "montant", "betrag", "amount", "total",
+  "information", "informationen", "informations", "informazioni", "informatie", "informacion", "informacao",
+  "angaben", "donnees", "datos", "dados", "gegevens", "dati", "contact", "kontakt", "contacto", "contatto",
+  "cobrar", "facturar", "bill-to", "ship-to", "remit", "attn", "attention",
+  // forms of address on a line of their own above the addressee ("Firma", "Messrs", "Société", "Spett.le")
+  "messrs", "mr", "mrs", "ms", "herrn", "herr", "frau", "familie", "societe", "ste", "monsieur", "madame",
+  "messieurs", "mme", "mlle", "senor", "senora", "senores", "sr", "sra", "sres", "srs", "spett", "spettabile",
+  "le", "gentile", "egregio", "sig", "sigg", "dhr", "mevr", "heer", "mevrouw", "exmo", "exma", "exmos", "ilmo",
+  "ilma", "dear",
+  // connectives that appear in headings
+  "de", "du", "des", "la", "le", "der", "die", "das", "of", "the", "for", "per", "a", "an", "und", "et", "e", "y",
+  "zum", "zur", "au", "aux", "del", "do", "da", "van", "het", "een", "al", "il", "lo", "el", "ou", "or", "oder",
+  "and", "no", "nr", "n", "num", "number", "nummer", "numero",
+];
+const HEADING_SET = new Set(HEADING_WORDS);
+
+/** Folded heading words that name the seller's role (a section under one of these is the vendor). */
+export const SELLER_HEADINGS = [
+  "seller", "vendor", "supplier", "issuer", "from", "payee", "sold by", "bill from",
+  "verkaufer", "lieferant", "aussteller", "rechnungssteller", "absender", "leistungserbringer",
+  "fournisseur", "vendeur", "emetteur", "prestataire",
+  "proveedor", "vendedor", "emisor",
+  "fornitore", "venditore", "cedente", "prestatore",
+  "leverancier", "verkoper", "afzender",
+  "fornecedor", "emitente", "prestador",
+];
+
+/** Folded heading words that name the buyer's role (a section under one of these is the bill-to). */
+export const BUYER_HEADINGS = [
+  "buyer", "customer", "client", "bill to", "billed to", "invoice to", "sold to", "recipient", "invoice address",
+  "kaufer", "kunde", "rechnungsempfanger", "empfanger", "leistungsempfanger", "rechnungsadresse", "rechnung an",
+  "acheteur", "client", "destinataire", "adresse de facturation", "facture a", "facturer a",
+  "comprador", "cliente", "destinatario", "facturar a",
+  "acquirente", "committente", "cessionario", "intestatario",
+  "koper", "klant", "ontvanger", "factuuradres", "factuur aan",
+  "comprador", "destinatario", "tomador", "remetente",
+];
+
+/** True when every word of the line is a heading/title word (or a number sign): "Rechnung Nr.", "DANFE". */
+export function isHeadingOnly(text: string): boolean {
+  const words = fold(text)
+    .replace(/[^\p{L}\p{N}\- ]+/gu, " ")
+    .split(/\s+/)
+    .filter(Boolean);
+  if (words.length === 0) return true;
+  return words.every((w) => HEADING_SET.has(w) || HEADING_SET.has(w.replace(/-/g, "")));
+}
+
+/** A token that is an identifier, not a word of a name: "BILL/2022/0002", "INV-2024-00005", "0102.345". */
+export function isIdentifierToken(token: string): boolean {
+  const t = token.replace(/[,;:.]+$/, "");
+  if (!/\d/.test(t)) return false;
+  // Amounts, percentages and dates are values, not identifiers.
+  if (/^[-(−]?[$€£¥₹]?[-−]?\d{1,3}(?:[,.'\u00a0]\d{3})*(?:[.,]\d{1,2})?[€$£%)-]?$/.test(t)) return false;
+  if (/^\d{1,4}[./-]\d{1,2}[./-]\d{2,4}$/.test(t)) return false;
+  if (/[/_]/.test(t)) return true;
+  if (/\d[-.]\d|\d{5,}/.test(t)) return true;
+  return /^[A-Z]{1,4}-?\d{3,}$/i.test(t);
+}
+
+const STREET_SUFFIX =
+  /(?:strasse|straße|str\.?|straat|weg|laan|gasse|allee|platz|plein|gracht|kade|ring|damm|steig|pfad|ufer|markt|street|road|avenue|lane|drive)$/i;
+const STREET_START = /^(?:rue|avenue|av\.?|boulevard|bd|chemin|allee|impasse|place|quai|route|via|viale|piazza|calle|avenida|rua|travessa|largo|praca)\b/i;
+
+/**
+ * True when the line is not a party's name whatever its position: a heading or title, a label,
+ * an identifier line (GLN, customer number, VAT id), a street line ("Hutsepotstraat 94",
+ * "12 rue de la Paix"), a line starting with punctuation ("/ REMETENTE"), or a sentence.
+ */
+export function notAPartyName(text: string): boolean {
+  const t = text.trim();
+  if (t.length < 2) return true;
+  if (/^[^\p{L}\p{N}"'(«[]/u.test(t)) return true;
+  // A caption waiting for its value ("Leitweg-ID:", "Name :").
+  if (/:\s*$/.test(t)) return true;
+  if (isHeadingOnly(t)) return true;
+  const tokens = t.split(/\s+/);
+  if (tokens.some(isIdentifierToken)) return true;
+  const f = fold(t);
+  // Street: "Word 94", "Word 94a", "94 Word Street", "12 rue …".
+  const words = f.split(/\s+/);
+  const last = words[words.length - 1] ?? "";
+  if (/^\d{1,5}[a-z]?$/.test(last) && words.length <= 4 && STREET_SUFFIX.test(words[words.length - 2] ?? ""))
+    return true;
+  if (/^\d{1,5}[a-z]?,?\s/.test(f) && (STREET_START.test(f.replace(/^\d+[a-z]?,?\s+/, "")) || STREET_SUFFIX.test(f)))
+    return true;
+  // A sentence: several lower-case words and a verb-like length ("Bitte überweisen Sie den Betrag …").
+  const lower = tokens.filter((w) => /^\p{Ll}{4,}/u.test(w)).length;
+  if (tokens.length >= 6 && lower * 2 >= tokens.length) return true;
+  // German capitalises nouns: a pronoun or verb of a payment sentence tells it instead.
+  if (tokens.length >= 5 && words.some((w) => SENTENCE_WORDS.has(w))) return true;
+  return false;
+}
+
+/**
+ * A department after the organisation's name ("Free Service Abonnés", "Acme GmbH Kundenservice",
+ * "Northwind Ltd Accounts Department"): the organisation is the part before it.
+ */
+const DEPARTMENT =
+  /\s*[-–·,|/]?\s*(?:(?:service|servicio|servizio)\s+(?:abonnes?|clients?|clientele|a\s+la\s+clientele|facturation|comptabilite|al\s+cliente|clienti)|customer\s+(?:service|care|support|accounts?)|accounts?\s+(?:receivable|department|dept\.?)|billing\s+(?:department|dept\.?|team|services?)|kundenservice|kundendienst|kundenbetreuung|kundencenter|(?:abteilung\s+)?buchhaltung|rechnungswesen|debitorenbuchhaltung|klantenservice|klantendienst|debiteurenadministratie|atencion\s+al\s+cliente|apoio\s+ao\s+cliente)\s*$/;
+export function withoutDepartment(name: string): string {
+  const f = foldKeepLength(name);
+  const m = DEPARTMENT.exec(f);
+  if (!m || m.index === 0) return name;
+  const rest = name.slice(0, m.index).replace(/[\s\-–·,|/]+$/, "").trim();
+  return /\p{L}{2,}/u.test(rest) ? rest : name;
+}
+
+/** Pronouns and verbs of payment sentences (folded); company names do not contain them. */
+const SENTENCE_WORDS = new Set([
+  "bitte", "please", "sie", "wir", "ihr", "ihre", "unser", "unsere", "you", "your", "we", "our", "vous", "votre",
+  "nous", "notre", "veuillez", "merci", "thank", "thanks", "danke", "ist", "sind", "is", "are", "will", "wird",
+  "werden", "est", "sont", "innerhalb", "within", "payable", "zahlbar", "uberweisen", "pay", "payer", "betalen",
+  "pague", "pagar", "paghi", "gelieve", "u", "uw",
+]);
+
+/** ISO 4217 code by ISO 3166 country code, for the countries whose invoices are common. */
+const CURRENCY_BY_COUNTRY: Record<string, string> = {
+  AT: "EUR", BE: "EUR", CY: "EUR", DE: "EUR", EE: "EUR", ES: "EUR", FI: "EUR", FR: "EUR", GR: "EUR", HR: "EUR",
+  IE: "EUR", IT: "EUR", LT: "EUR", LU: "EUR", LV: "EUR", MT: "EUR", NL: "EUR", PT: "EUR", SI: "EUR", SK: "EUR",
+  MC: "EUR", AD: "EUR", SM: "EUR", VA: "EUR", ME: "EUR", XK: "EUR",
+  GB: "GBP", UK: "GBP", CH: "CHF", LI: "CHF", US: "USD", CA: "CAD", AU: "AUD", NZ: "NZD", BR: "BRL", IN: "INR",
+  SE: "SEK", NO: "NOK", DK: "DKK", PL: "PLN", CZ: "CZK", HU: "HUF", RO: "RON", BG: "BGN", JP: "JPY", CN: "CNY",
+  MX: "MXN", ZA: "ZAR", SG: "SGD", HK: "HKD", AE: "AED", TR: "TRY",
+};
+
+export function currencyOfCountry(code: string | undefined): string | undefined {
+  return code ? CURRENCY_BY_COUNTRY[code.toUpperCase()] : undefined;
+}

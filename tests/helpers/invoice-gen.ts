@@ -1,0 +1,687 @@
+/**
+ * A generator of synthetic invoices for the invoice parser's tests and benchmark: several page
+ * layouts (letterhead + address window + meta table, labels above values with sectioned parties,
+ * a header sentence with the vendor only in the footer), languages de/fr/en with label variants,
+ * number formats (1.234,56 / 1,234.56 / 1 234,56), date formats (numeric, long month names, ISO),
+ * one or two tax rates, credit notes, multi-line item descriptions and section-heading rows.
+ * Rendered to PDF with pdf-lib (Helvetica, WinAnsi). Every invoice carries the truth put in.
+ */
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
+
+export type GenLanguage = "de" | "fr" | "en";
+export type GenLayout = "classic" | "stacked" | "sentence";
+
+export interface GenItem {
+  description: string[];
+  quantity: number;
+  unitPrice: number;
+  total: number;
+  rate: number;
+}
+
+export interface GenInvoice {
+  id: string;
+  language: GenLanguage;
+  layout: GenLayout;
+  variant: number;
+  creditNote: boolean;
+  numberFormat: "dot" | "comma" | "space";
+  dateStyle: "numeric" | "long" | "iso";
+  currency: string;
+  invoiceNo: string;
+  invoiceDate: string;
+  dueDate: string;
+  vendor: { name: string; street: string; city: string; country: string; vat: string; iban: string };
+  customer: { name: string; person?: string; street: string; city: string };
+  items: GenItem[];
+  /** A bold section-heading row before the items (not an item). */
+  section?: string;
+  /** The wide table: position, item code, description, quantity, unit, unit price, VAT rate, amount. */
+  wide: boolean;
+  /** A note row after the items (text only, not an item). */
+  note?: string;
+  /** Under the first item, a line with its list price (an amount in the description, not an item). */
+  listPrice?: boolean;
+  /** A group subtotal row after the items, its amount in the amount column (not an item). */
+  groupTotal?: boolean;
+  /** A VAT summary table under the totals (code, base, rate, amount per rate): not items. */
+  vatTable?: boolean;
+  /** Totals written in the item table's columns (label in the description column, "plus 20 % VAT on <base>" rows): not items. */
+  totalsInColumns?: boolean;
+  /** Items over two pages: carried-forward rows at the foot of page 1 and the head of page 2, the letterhead and a page number repeated (not items). */
+  carryForward?: boolean;
+  /** Under the totals, an instalment schedule (due date | amount): not items. */
+  schedule?: boolean;
+  /** With carryForward: the legal footer (phone, register, IBAN) on page 1 close under the table and no carried sum. */
+  footerEveryPage?: boolean;
+  /** A sentence across the table's width after the items, ending in an amount (a payment note): not an item. */
+  prose?: boolean;
+  /** Classic layout: the letterhead and the return-address line name the vendor's department after its name. */
+  department?: boolean;
+  /** Classic layout: the address window on the right (Swiss/French envelopes), the invoice details on the left. */
+  windowRight?: boolean;
+  /** A salutation line above the addressee ("Firma", "Messrs", "Société"). */
+  salutation?: boolean;
+  /** No subtotal line: the net is printed only as each rate's base ("VAT 20 % on 1,234.56"). */
+  basesOnly?: boolean;
+  subtotal: number;
+  taxes: { rate: number; amount: number }[];
+  tax: number;
+  total: number;
+}
+
+/** The truth in the benchmark's vocabulary (invoices-intl JSON keys). */
+export function truthOf(g: GenInvoice) {
+  return {
+    invoiceNo: g.invoiceNo,
+    invoiceDate: g.invoiceDate,
+    dueDate: g.dueDate,
+    vendor: g.vendor.name,
+    customer: g.customer.name,
+    currency: g.currency,
+    total: g.total,
+    subtotal: g.subtotal,
+    tax: g.tax,
+    lineItems: g.items.map((i) => ({
+      description: i.description.join(" "),
+      quantity: i.quantity,
+      unitPrice: i.unitPrice,
+      total: i.total,
+    })),
+    language: g.language,
+  };
+}
+
+// ---------------------------------------------------------------- vocabulary
+
+const L = {
+  en: {
+    title: ["INVOICE", "Invoice", "Tax Invoice"],
+    credit: "Credit Note",
+    no: ["Invoice No.", "Invoice number", "Invoice #"],
+    date: ["Invoice date", "Date", "Date of issue"],
+    due: ["Due date", "Payment due", "Due"],
+    customerNo: "Customer No.",
+    seller: ["From", "Seller", "Supplier"],
+    buyer: ["Bill to", "Invoice to", "Customer"],
+    cols: [
+      ["Description", "Qty", "Unit price", "Amount"],
+      ["Item", "Quantity", "Rate", "Total"],
+    ],
+    subtotal: ["Subtotal", "Net amount", "Total excl. VAT"],
+    vat: ["VAT", "Tax", "VAT"],
+    total: ["Total", "Total due", "Amount due"],
+    section: ["Services", "Hardware"],
+    wide: ["Pos.", "Item no.", "Description", "Qty", "Unit", "Unit price", "VAT", "Amount"],
+    unit: ["pcs", "h", "each"],
+    note: "Delivery date: as per delivery note",
+    gross: "List price",
+    vatTable: ["VAT code", "Net amount", "Rate", "VAT amount"],
+    groupTotal: "Subtotal services",
+    sentence: (no: string, date: string) => `Invoice ${no} of ${date}`,
+    creditSentence: (no: string, date: string) => `Credit note ${no} of ${date}`,
+    pay: "Please pay within 14 days to the account below.",
+    plusVat: (rate: string, base: string) => `plus ${rate} VAT on ${base}`,
+    carry: "Carried forward",
+    department: "Customer Service",
+    salutation: "Messrs",
+    prose: (due: string, amount: string) => `We kindly ask you to transfer the full invoice amount by ${due} at the latest: ${amount}`,
+    page: (n: number, of: number) => `Page ${n} of ${of}`,
+    schedule: ["Instalment due", "Amount"],
+    months: ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"],
+    products: ["Consulting services", "Software licence (annual)", "Support hours", "Installation", "Training workshop", "Cloud hosting plan", "Network switch 24 ports", "Project management"],
+    detail: ["incl. travel time", "Period: 01/03/2024 - 31/03/2024", "Serial no. 4711-0815"],
+  },
+  de: {
+    title: ["RECHNUNG", "Rechnung"],
+    credit: "Gutschrift",
+    no: ["Rechnungsnummer", "Rechnungs-Nr.", "Rechnung Nr."],
+    date: ["Rechnungsdatum", "Datum", "Belegdatum"],
+    due: ["Fällig am", "Zahlbar bis", "Fälligkeitsdatum"],
+    customerNo: "Kundennummer",
+    seller: ["Verkäufer", "Rechnungssteller", "Lieferant"],
+    buyer: ["Rechnungsempfänger", "Kunde", "Rechnungsadresse"],
+    cols: [
+      ["Bezeichnung", "Menge", "Einzelpreis", "Betrag"],
+      ["Artikel", "Anzahl", "Preis", "Gesamt"],
+    ],
+    subtotal: ["Nettobetrag", "Summe netto", "Zwischensumme"],
+    vat: ["MwSt.", "USt.", "Umsatzsteuer"],
+    total: ["Gesamtbetrag", "Rechnungsbetrag", "Bruttobetrag"],
+    section: ["Leistungen", "Material"],
+    wide: ["Pos.", "Art.-Nr.", "Bezeichnung", "Menge", "Einheit", "Einzelpreis", "USt.", "Gesamtpreis"],
+    unit: ["Stk.", "Std.", "Pauschal"],
+    note: "Lieferung erfolgte gemäß Lieferschein",
+    gross: "Listenpreis",
+    vatTable: ["Steuerschlüssel", "Nettobetrag", "Steuersatz", "Steuerbetrag"],
+    groupTotal: "Zwischensumme Leistungen",
+    sentence: (no: string, date: string) => `Rechnung Nr. ${no} vom ${date}`,
+    creditSentence: (no: string, date: string) => `Gutschrift Nr. ${no} vom ${date}`,
+    pay: "Bitte überweisen Sie den Betrag innerhalb von 14 Tagen auf das unten genannte Konto.",
+    plusVat: (rate: string, base: string) => `zzgl. ${rate} MwSt. auf ${base}`,
+    carry: "Übertrag",
+    department: "Kundenservice",
+    salutation: "Firma",
+    prose: (due: string, amount: string) => `Wir bitten Sie, den Rechnungsbetrag bis spätestens ${due} zu überweisen: ${amount}`,
+    page: (n: number, of: number) => `Seite ${n} von ${of}`,
+    schedule: ["Fällig am", "Betrag"],
+    months: ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"],
+    products: ["Beratungsleistung", "Softwarelizenz (jährlich)", "Wartungsvertrag", "Montage vor Ort", "Schulung Mitarbeiter", "Webhosting Paket", "Druckerpapier A4", "Projektleitung"],
+    detail: ["inkl. Anfahrt", "Zeitraum 01.03.2024 - 31.03.2024", "Seriennummer 4711-0815"],
+  },
+  fr: {
+    title: ["FACTURE", "Facture"],
+    credit: "Avoir",
+    no: ["Facture n°", "Numéro de facture", "N° de facture"],
+    date: ["Date de facture", "Date", "Date d'émission"],
+    due: ["Date d'échéance", "Échéance", "À payer avant le"],
+    customerNo: "N° client",
+    seller: ["Vendeur", "Fournisseur", "Émetteur"],
+    buyer: ["Client", "Facturé à", "Adresse de facturation"],
+    cols: [
+      ["Désignation", "Qté", "Prix unitaire HT", "Montant HT"],
+      ["Description", "Quantité", "P.U. HT", "Total HT"],
+    ],
+    subtotal: ["Total HT", "Montant HT", "Sous-total HT"],
+    vat: ["TVA", "TVA", "Montant TVA"],
+    total: ["Total TTC", "Net à payer", "Montant TTC"],
+    section: ["Prestations", "Matériel"],
+    wide: ["N°", "Référence", "Désignation", "Qté", "Unité", "P.U. HT", "TVA", "Montant HT"],
+    unit: ["pce", "h", "forfait"],
+    note: "Livraison effectuée selon bon de livraison",
+    gross: "Prix catalogue",
+    vatTable: ["Code TVA", "Base HT", "Taux", "Montant TVA"],
+    groupTotal: "Sous-total prestations",
+    sentence: (no: string, date: string) => `Facture N° ${no} du ${date}`,
+    creditSentence: (no: string, date: string) => `Avoir N° ${no} du ${date}`,
+    pay: "Paiement à 30 jours par virement sur le compte ci-dessous.",
+    plusVat: (rate: string, base: string) => `TVA ${rate} sur ${base}`,
+    carry: "Report",
+    department: "Service Clients",
+    salutation: "Société",
+    prose: (due: string, amount: string) => `Nous vous remercions de régler le montant de la facture avant le ${due} : ${amount}`,
+    page: (n: number, of: number) => `Page ${n} / ${of}`,
+    schedule: ["Échéance", "Montant"],
+    months: ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre"],
+    products: ["Prestation de conseil", "Licence logicielle (annuelle)", "Maintenance", "Installation sur site", "Formation du personnel", "Hébergement web", "Papier A4 (carton)", "Gestion de projet"],
+    detail: ["déplacement inclus", "Période du 01/03/2024 au 31/03/2024", "N° de série 4711-0815"],
+  },
+} as const;
+
+const VENDORS: Record<GenLanguage, { name: string; street: string; city: string; country: string }[]> = {
+  de: [
+    { name: "Hansen Bürotechnik GmbH", street: "Lindenstraße 12", city: "20095 Hamburg", country: "DE" },
+    { name: "Kröger & Söhne KG", street: "Am Markt 3", city: "04109 Leipzig", country: "DE" },
+    { name: "Alpenblick Software AG", street: "Bahnhofstraße 48", city: "80335 München", country: "DE" },
+  ],
+  fr: [
+    { name: "Atelier Dumont SARL", street: "14 rue des Lilas", city: "69003 Lyon", country: "FR" },
+    { name: "Nexa Conseil SAS", street: "27 avenue Jean Jaurès", city: "31000 Toulouse", country: "FR" },
+    { name: "Boulanger Informatique SA", street: "5 place de la Gare", city: "59000 Lille", country: "FR" },
+  ],
+  en: [
+    { name: "Bright Harbour Ltd", street: "21 Wharf Road", city: "London N1 7GR", country: "GB" },
+    { name: "Northwind Analytics Ltd", street: "4 Castle Street", city: "Edinburgh EH2 3AH", country: "GB" },
+    { name: "Greenfield Digital Limited", street: "88 King Street", city: "Manchester M2 4WQ", country: "GB" },
+  ],
+};
+
+const CUSTOMERS: Record<GenLanguage, { name: string; person?: string; street: string; city: string }[]> = {
+  de: [
+    { name: "Weber Logistik GmbH", person: "z. Hd. Frau Anna Weber", street: "Hafenweg 7", city: "28195 Bremen" },
+    { name: "Stadtwerke Neustadt", street: "Kirchplatz 1", city: "67433 Neustadt" },
+    { name: "Müller Haustechnik e.K.", street: "Gartenstraße 22", city: "50667 Köln" },
+  ],
+  fr: [
+    { name: "Maison Lefèvre SAS", person: "À l'attention de M. Paul Lefèvre", street: "3 boulevard Voltaire", city: "75011 Paris" },
+    { name: "Cabinet Moreau", street: "18 rue Nationale", city: "44000 Nantes" },
+    { name: "Transports Girard SARL", street: "9 chemin des Vignes", city: "33000 Bordeaux" },
+  ],
+  en: [
+    { name: "Riverside Dental Practice", person: "Attn: Dr. Sarah Collins", street: "12 Mill Lane", city: "Bristol BS1 4DJ" },
+    { name: "Oakwood Builders Ltd", street: "7 Station Approach", city: "Leeds LS1 5AB" },
+    { name: "Harper & Stone LLP", street: "150 High Street", city: "Oxford OX1 4AG" },
+  ],
+};
+
+// ---------------------------------------------------------------- formatting
+
+function mulberry32(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const r2 = (n: number) => Math.round(n * 100) / 100;
+
+export function formatAmount(n: number, style: GenInvoice["numberFormat"]): string {
+  const neg = n < 0;
+  const [int, dec] = Math.abs(n).toFixed(2).split(".");
+  const sep = style === "dot" ? "," : style === "comma" ? "." : "\u00a0";
+  const mark = style === "dot" ? "." : ",";
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, sep).replace(/\u00a0/g, " ");
+  return `${neg ? "-" : ""}${grouped}${mark}${dec}`;
+}
+
+export function formatDate(iso: string, lang: GenLanguage, style: GenInvoice["dateStyle"]): string {
+  const [y, m, d] = iso.split("-").map(Number);
+  if (style === "iso") return iso;
+  if (style === "long") {
+    const month = L[lang].months[m - 1];
+    if (lang === "de") return `${d}. ${month} ${y}`;
+    if (lang === "fr") return `${d} ${month} ${y}`;
+    return `${d} ${month} ${y}`;
+  }
+  const dd = String(d).padStart(2, "0");
+  const mm = String(m).padStart(2, "0");
+  return lang === "de" ? `${dd}.${mm}.${y}` : `${dd}/${mm}/${y}`;
+}
+
+function money(g: GenInvoice, n: number): string {
+  const a = formatAmount(n, g.numberFormat);
+  return g.currency === "GBP" ? `£${a}` : `${a} €`;
+}
+
+// ---------------------------------------------------------------- generation
+
+export interface GenOptions {
+  language: GenLanguage;
+  layout: GenLayout;
+  seed: number;
+  creditNote?: boolean;
+  items?: number;
+  twoRates?: boolean;
+  section?: boolean;
+  multiLine?: boolean;
+  wide?: boolean;
+  note?: boolean;
+  listPrice?: boolean;
+  groupTotal?: boolean;
+  vatTable?: boolean;
+  totalsInColumns?: boolean;
+  carryForward?: boolean;
+  schedule?: boolean;
+  footerEveryPage?: boolean;
+  prose?: boolean;
+  department?: boolean;
+  windowRight?: boolean;
+  salutation?: boolean;
+  basesOnly?: boolean;
+}
+
+/** One invoice with its truth, deterministic for a seed. */
+export function generateInvoice(o: GenOptions): GenInvoice {
+  const rnd = mulberry32(o.seed * 7919 + o.language.length * 31 + o.layout.length);
+  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
+  const lang = o.language;
+  const v = pick(VENDORS[lang]);
+  const c = pick(CUSTOMERS[lang]);
+  const sign = o.creditNote ? -1 : 1;
+  const rates = lang === "de" ? [19, 7] : lang === "fr" ? [20, 5.5] : [20, 5];
+  const n = o.items ?? 2 + Math.floor(rnd() * 4);
+  const products = [...L[lang].products].sort(() => rnd() - 0.5);
+  const items: GenItem[] = [];
+  for (let i = 0; i < n; i++) {
+    const quantity = 1 + Math.floor(rnd() * 12);
+    const unitPrice = r2(5 + rnd() * 900);
+    const rate = o.twoRates && i % 2 === 1 ? rates[1] : rates[0];
+    const description: string[] = [products[i % products.length]];
+    if (o.multiLine && i === 0) description.push(pick(L[lang].detail));
+    if (o.multiLine && i === 1) description.push(L[lang].detail[(o.seed + 1) % 3]);
+    items.push({ description, quantity, unitPrice, total: r2(sign * quantity * unitPrice), rate });
+  }
+  const subtotal = r2(items.reduce((s, i) => s + i.total, 0));
+  const byRate = new Map<number, number>();
+  for (const i of items) byRate.set(i.rate, r2((byRate.get(i.rate) ?? 0) + i.total));
+  const taxes = [...byRate].map(([rate, base]) => ({ rate, amount: r2((base * rate) / 100) }));
+  const tax = r2(taxes.reduce((s, t) => s + t.amount, 0));
+  const year = 2023 + Math.floor(rnd() * 3);
+  const month = 1 + Math.floor(rnd() * 12);
+  const day = 1 + Math.floor(rnd() * 27);
+  const iso = (y: number, m: number, d: number) =>
+    `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+  const invoiceDate = iso(year, month, day);
+  const due = new Date(Date.UTC(year, month - 1, day + 14));
+  const dueDate = iso(due.getUTCFullYear(), due.getUTCMonth() + 1, due.getUTCDate());
+  const prefix = pick(["", "RE-", "F", "INV-", ""]);
+  const invoiceNo = `${prefix}${year}-${String(100 + Math.floor(rnd() * 9000))}`;
+  const vatDigits = String(100000000 + Math.floor(rnd() * 899999999));
+  const vat = lang === "de" ? `DE${vatDigits}` : lang === "fr" ? `FR12${vatDigits}` : `GB${vatDigits}`;
+  const iban =
+    lang === "de"
+      ? "DE89 3704 0044 0532 0130 00"
+      : lang === "fr"
+        ? "FR76 3000 6000 0112 3456 7890 189"
+        : "GB33 BUKB 2020 1555 5555 55";
+  return {
+    id: `${lang}-${o.layout}-${o.seed}${o.creditNote ? "-credit" : ""}`,
+    language: lang,
+    layout: o.layout,
+    variant: Math.floor(rnd() * 3),
+    creditNote: !!o.creditNote,
+    numberFormat: lang === "en" ? "dot" : lang === "fr" ? pick(["space", "comma"] as const) : "comma",
+    dateStyle: pick(["numeric", "numeric", "long", lang === "en" ? "long" : "numeric"] as const),
+    currency: lang === "en" ? "GBP" : "EUR",
+    invoiceNo,
+    invoiceDate,
+    dueDate,
+    vendor: { ...v, vat, iban },
+    customer: c,
+    items,
+    section: o.section ? pick(L[lang].section) : undefined,
+    wide: !!o.wide,
+    note: o.note ? L[lang].note : undefined,
+    listPrice: !!o.listPrice,
+    groupTotal: !!o.groupTotal,
+    vatTable: !!o.vatTable,
+    totalsInColumns: !!o.totalsInColumns,
+    carryForward: !!o.carryForward,
+    schedule: !!o.schedule,
+    footerEveryPage: !!o.footerEveryPage,
+    prose: !!o.prose,
+    department: !!o.department,
+    windowRight: !!o.windowRight,
+    salutation: !!o.salutation,
+    basesOnly: !!o.basesOnly,
+    subtotal,
+    taxes,
+    tax,
+    total: r2(subtotal + tax),
+  };
+}
+
+/** The benchmark's generated set: every language × layout, a few seeds, some credit notes. */
+export function benchmarkInvoices(): GenInvoice[] {
+  const out: GenInvoice[] = [];
+  for (const language of ["de", "fr", "en"] as const)
+    for (const layout of ["classic", "stacked", "sentence"] as const)
+      for (let seed = 1; seed <= 4; seed++)
+        out.push(
+          generateInvoice({
+            language,
+            layout,
+            seed,
+            twoRates: seed % 2 === 0,
+            section: seed === 3,
+            multiLine: seed >= 3,
+            wide: seed % 2 === 0,
+            note: seed === 2,
+            listPrice: seed === 1 || seed === 4,
+            vatTable: seed === 2 || seed === 3,
+            groupTotal: seed === 3 || seed === 4,
+            creditNote: seed === 4 && layout === "stacked",
+          }),
+        );
+  return out;
+}
+
+// ---------------------------------------------------------------- rendering
+
+interface Ctx {
+  doc: PDFDocument;
+  page: PDFPage;
+  font: PDFFont;
+  bold: PDFFont;
+  H: number;
+}
+
+function text(ctx: Ctx, x: number, y: number, s: string, opts: { size?: number; bold?: boolean; right?: boolean } = {}) {
+  const size = opts.size ?? 9;
+  const font = opts.bold ? ctx.bold : ctx.font;
+  const w = font.widthOfTextAtSize(s, size);
+  ctx.page.drawText(s, { x: opts.right ? x - w : x, y: ctx.H - y - size * 0.8, size, font, color: rgb(0, 0, 0) });
+}
+
+function rule(ctx: Ctx, x0: number, x1: number, y: number) {
+  ctx.page.drawLine({ start: { x: x0, y: ctx.H - y }, end: { x: x1, y: ctx.H - y }, thickness: 0.5, color: rgb(0.3, 0.3, 0.3) });
+}
+
+/** The PDF of a generated invoice. */
+export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  const ctx: Ctx = {
+    doc,
+    page,
+    font: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+    H: 842,
+  };
+  const lex = L[g.language];
+  const k = g.variant;
+  const date = formatDate(g.invoiceDate, g.language, g.dateStyle);
+  const due = formatDate(g.dueDate, g.language, g.dateStyle);
+  const title = g.creditNote ? lex.credit : lex.title[k % lex.title.length];
+  const customerNo = `${10000 + (g.invoiceNo.length * 7919) % 89999}`;
+  const customerLines = [...(g.salutation ? [lex.salutation] : []), g.customer.name, ...(g.customer.person ? [g.customer.person] : []), g.customer.street, g.customer.city];
+  const vendorLines = [g.vendor.street, g.vendor.city];
+  let y: number;
+
+  if (g.layout === "classic") {
+    // Letterhead top left, meta table right (label left, value right-aligned), address window.
+    const head = g.department ? `${g.vendor.name} ${lex.department}` : g.vendor.name;
+    text(ctx, 50, 40, head, { size: 16, bold: true });
+    text(ctx, 50, 62, vendorLines.join(" · "), { size: 8 });
+    const wx = g.windowRight ? 330 : 50;
+    const mx = g.windowRight ? 50 : 340;
+    text(ctx, wx, 118, `${head} · ${vendorLines.join(" · ")}`, { size: 6 });
+    customerLines.forEach((l, i) => text(ctx, wx, 132 + i * 12, l, { size: 10 }));
+    text(ctx, mx, 110, title, { size: 18, bold: true });
+    const meta: [string, string][] = [
+      [lex.no[k], g.invoiceNo],
+      [lex.date[k], date],
+      [lex.customerNo, customerNo],
+      [lex.due[k], due],
+    ];
+    meta.forEach(([a, b], i) => {
+      text(ctx, mx, 140 + i * 14, a);
+      text(ctx, mx + 205, 140 + i * 14, b, { right: true });
+    });
+    y = 230;
+  } else if (g.layout === "stacked") {
+    // Title, a row of labels above their values, parties side by side under role headings.
+    text(ctx, 50, 40, title, { size: 20, bold: true });
+    const meta: [string, string][] = [
+      [lex.no[k], g.invoiceNo],
+      [lex.date[k], date],
+      [lex.due[k], due],
+    ];
+    meta.forEach(([a, b], i) => {
+      text(ctx, 50 + i * 150, 80, a, { size: 8, bold: true });
+      text(ctx, 50 + i * 150, 93, b, { size: 10 });
+    });
+    text(ctx, 50, 130, lex.seller[k], { size: 8, bold: true });
+    [g.vendor.name, ...vendorLines, `${g.language === "fr" ? "TVA" : g.language === "de" ? "USt-IdNr." : "VAT"}: ${g.vendor.vat}`].forEach((l, i) =>
+      text(ctx, 50, 144 + i * 12, l),
+    );
+    text(ctx, 320, 130, lex.buyer[k], { size: 8, bold: true });
+    customerLines.forEach((l, i) => text(ctx, 320, 144 + i * 12, l));
+    y = 230;
+  } else {
+    // Window address at the top, a header sentence with number and date, vendor only in the footer.
+    customerLines.forEach((l, i) => text(ctx, 60, 120 + i * 12, l, { size: 10 }));
+    text(ctx, 380, 120, `${lex.customerNo}: ${customerNo}`, { size: 8 });
+    text(ctx, 380, 132, `${lex.due[k]}: ${due}`, { size: 8 });
+    text(ctx, 50, 200, (g.creditNote ? lex.creditSentence : lex.sentence)(g.invoiceNo, date), { size: 13, bold: true });
+    y = 235;
+  }
+
+  // The item table.
+  if (g.wide) {
+    const W = lex.wide;
+    const X = { pos: 50, code: 75, desc: 130, qty: 345, unit: 352, unitPrice: 450, vat: 490, amount: 545 };
+    text(ctx, X.pos, y, W[0], { bold: true, size: 8 });
+    text(ctx, X.code, y, W[1], { bold: true, size: 8 });
+    text(ctx, X.desc, y, W[2], { bold: true, size: 8 });
+    text(ctx, X.qty, y, W[3], { bold: true, size: 8, right: true });
+    text(ctx, X.unit, y, W[4], { bold: true, size: 8 });
+    text(ctx, X.unitPrice, y, W[5], { bold: true, size: 8, right: true });
+    text(ctx, X.vat, y, W[6], { bold: true, size: 8, right: true });
+    text(ctx, X.amount, y, W[7], { bold: true, size: 8, right: true });
+    rule(ctx, 50, 545, y + 12);
+    y += 18;
+    if (g.section) {
+      text(ctx, X.desc, y, g.section, { bold: true, size: 8 });
+      y += 14;
+    }
+    g.items.forEach((it, n) => {
+      text(ctx, X.pos, y, String(n + 1), { size: 8 });
+      text(ctx, X.code, y, `A-${1000 + n * 37}`, { size: 8 });
+      text(ctx, X.desc, y, it.description[0], { size: 8 });
+      text(ctx, X.qty, y, String(it.quantity), { size: 8, right: true });
+      text(ctx, X.unit, y, lex.unit[n % lex.unit.length], { size: 8 });
+      text(ctx, X.unitPrice, y, formatAmount(it.unitPrice, g.numberFormat), { size: 8, right: true });
+      text(ctx, X.vat, y, `${String(it.rate).replace(".", g.numberFormat === "dot" ? "." : ",")} %`, { size: 8, right: true });
+      text(ctx, X.amount, y, formatAmount(it.total, g.numberFormat), { size: 8, right: true });
+      for (const extra of it.description.slice(1)) {
+        y += 10;
+        text(ctx, X.desc, y, extra, { size: 7 });
+      }
+      if (g.listPrice && n === 0) {
+        y += 10;
+        text(ctx, X.desc, y, `${lex.gross}: ${formatAmount(r2(it.unitPrice * 1.1), g.numberFormat)}`, { size: 7 });
+      }
+      y += 14;
+    });
+    if (g.groupTotal) {
+      text(ctx, X.desc, y, lex.groupTotal, { size: 8, bold: true });
+      text(ctx, X.amount, y, formatAmount(g.subtotal, g.numberFormat), { size: 8, bold: true, right: true });
+      y += 14;
+    }
+  } else {
+    const cols = lex.cols[k % 2];
+    const X = { desc: 50, qty: 350, unit: 440, amount: 545 };
+    text(ctx, X.desc, y, cols[0], { bold: true });
+    text(ctx, X.qty, y, cols[1], { bold: true, right: true });
+    text(ctx, X.unit, y, cols[2], { bold: true, right: true });
+    text(ctx, X.amount, y, cols[3], { bold: true, right: true });
+    rule(ctx, 50, 545, y + 13);
+    y += 20;
+    if (g.section) {
+      text(ctx, X.desc, y, g.section, { bold: true });
+      y += 15;
+    }
+    let carried = 0;
+    for (const [n, it] of g.items.entries()) {
+      if (g.carryForward && n === Math.ceil(g.items.length / 2)) {
+        // Page break: carried-forward sum at the foot, page number; page 2 repeats the letterhead.
+        if (g.footerEveryPage) {
+          footer({ ...ctx, H: ctx.H - (y + 40 - 770) }, g, vendorLines);
+          text(ctx, 545, y + 70, lex.page(1, 2), { size: 8, right: true });
+        } else {
+          text(ctx, X.desc, y, lex.carry, { bold: true });
+          text(ctx, X.amount, y, money(g, r2(carried)), { bold: true, right: true });
+          text(ctx, 50, 800, lex.page(1, 2), { size: 8 });
+        }
+        ctx.page = ctx.doc.addPage([595, 842]);
+        text(ctx, 50, 40, g.vendor.name, { size: 12, bold: true });
+        text(ctx, 50, 56, vendorLines.join(" · "), { size: 8 });
+        text(ctx, 545, 40, `${title} ${g.invoiceNo}`, { size: 9, right: true });
+        text(ctx, 545, 52, lex.page(2, 2), { size: 8, right: true });
+        y = 100;
+        if (!g.footerEveryPage) {
+          text(ctx, X.desc, y, lex.carry, { bold: true });
+          text(ctx, X.amount, y, money(g, r2(carried)), { bold: true, right: true });
+          y += 18;
+        }
+      }
+      carried += it.total;
+      text(ctx, X.desc, y, it.description[0]);
+      text(ctx, X.qty, y, String(it.quantity), { right: true });
+      text(ctx, X.unit, y, money(g, it.unitPrice), { right: true });
+      text(ctx, X.amount, y, money(g, it.total), { right: true });
+      for (const extra of it.description.slice(1)) {
+        y += 11;
+        text(ctx, X.desc, y, extra, { size: 8 });
+      }
+      if (g.listPrice && it === g.items[0]) {
+        y += 11;
+        text(ctx, X.desc, y, `${lex.gross}: ${money(g, r2(it.unitPrice * 1.1))}`, { size: 8 });
+      }
+      y += 15;
+    }
+    if (g.groupTotal) {
+      text(ctx, X.desc, y, lex.groupTotal, { bold: true });
+      text(ctx, X.amount, y, money(g, g.subtotal), { bold: true, right: true });
+      y += 15;
+    }
+  }
+  if (g.prose) {
+    text(ctx, 50, y, lex.prose(formatDate(g.dueDate, g.language, g.dateStyle), money(g, g.total)), { size: 9 });
+    y += 16;
+  }
+  if (g.note) {
+    text(ctx, 50, y, g.note, { size: 8 });
+    y += 14;
+  }
+  rule(ctx, g.totalsInColumns ? 50 : 300, 545, y);
+  y += 8;
+  // Totals: subtotal, one line per tax rate, total.
+  const rate = (r: number) => `${String(r).replace(".", g.numberFormat === "dot" ? "." : ",")} %`;
+  const bases = new Map<number, number>();
+  for (const it of g.items) bases.set(it.rate, r2((bases.get(it.rate) ?? 0) + it.total));
+  const rows: [string, number, boolean][] = g.basesOnly ? [] : [[lex.subtotal[k], g.subtotal, false]];
+  for (const t of g.taxes)
+    rows.push([
+      g.totalsInColumns || g.basesOnly ? lex.plusVat(rate(t.rate), formatAmount(bases.get(t.rate) ?? 0, g.numberFormat)) : `${lex.vat[k]} ${rate(t.rate)}`,
+      t.amount,
+      false,
+    ]);
+  rows.push([lex.total[k], g.total, true]);
+  for (const [label, value, strong] of rows) {
+    // In columns: the label in the description column, the amount in the amount column.
+    text(ctx, g.totalsInColumns ? 50 : 330, y, label, { bold: strong });
+    text(ctx, 545, y, money(g, value), { right: true, bold: strong });
+    y += 14;
+  }
+  if (g.schedule) {
+    y += 12;
+    text(ctx, 50, y, lex.schedule[0], { size: 8, bold: true });
+    text(ctx, 545, y, lex.schedule[1], { size: 8, bold: true, right: true });
+    y += 13;
+    const half = r2(g.total / 2);
+    [
+      [g.invoiceDate, half],
+      [g.dueDate, r2(g.total - half)],
+    ].forEach(([d, a]) => {
+      text(ctx, 50, y, formatDate(d as string, g.language, g.dateStyle), { size: 8 });
+      text(ctx, 545, y, money(g, a as number), { size: 8, right: true });
+      y += 12;
+    });
+  }
+  if (g.vatTable) {
+    y += 10;
+    const VX = [50, 200, 290, 400];
+    lex.vatTable.forEach((h, i) => text(ctx, VX[i], y, h, { size: 8, bold: true }));
+    y += 13;
+    g.taxes.forEach((t, i) => {
+      text(ctx, VX[0], y, i === 0 ? "S" : "AA", { size: 8 });
+      text(ctx, VX[1], y, formatAmount(bases.get(t.rate) ?? 0, g.numberFormat), { size: 8 });
+      text(ctx, VX[2], y, `${String(t.rate).replace(".", g.numberFormat === "dot" ? "." : ",")} %`, { size: 8 });
+      text(ctx, VX[3], y, formatAmount(t.amount, g.numberFormat), { size: 8 });
+      y += 12;
+    });
+  }
+  y += 20;
+  text(ctx, 50, y, lex.pay, { size: 8 });
+
+  footer(ctx, g, vendorLines);
+  return Buffer.from(await doc.save());
+}
+
+/** The vendor's legal block at the foot of the page. */
+function footer(ctx: Ctx, g: GenInvoice, vendorLines: string[]) {
+  const f = 770;
+  rule(ctx, 50, 545, f - 6);
+  text(ctx, 50, f, g.vendor.name, { size: 7, bold: true });
+  vendorLines.forEach((l, i) => text(ctx, 50, f + 10 + i * 9, l, { size: 7 }));
+  text(ctx, 230, f, `${g.language === "fr" ? "N° TVA" : g.language === "de" ? "USt-IdNr." : "VAT No."}: ${g.vendor.vat}`, { size: 7 });
+  text(ctx, 230, f + 10, g.language === "de" ? "Geschäftsführer: Jan Hansen" : g.language === "fr" ? "RCS Lyon B 123 456 789" : "Registered in England No. 01234567", { size: 7 });
+  text(ctx, 400, f, `IBAN: ${g.vendor.iban}`, { size: 7 });
+  text(ctx, 400, f + 10, "BIC: COBADEFFXXX", { size: 7 });
+}
