@@ -14,7 +14,7 @@ afterAll(async () => q?.stop());
 describe("limits", () => {
   it("a synchronous call longer than SYNC_TIMEOUT_MS → 445 (use async), nothing charged", async () => {
     const before = (await q.api("/v1/account/credit/balance")).body.remainingCredits;
-    const r = await q.api("/v1/pdf/split", { json: { url: big } });
+    const r = await q.api("/v1/pdf/convert/to/png", { json: { url: big } });
     expect(r.status).toBe(445);
     expect(r.body.message).toMatch(/async/);
     expect((await q.api("/v1/account/credit/balance")).body.remainingCredits).toBe(before);
@@ -23,7 +23,10 @@ describe("limits", () => {
   });
 
   it("work past JOB_TIMEOUT_MS fails cleanly (408) and the server stays up", async () => {
-    const r = await q.api("/v1/pdf/split", { json: { url: big, async: true } });
+    // Rendering 2500 pages to PNG takes tens of seconds on any machine; a split of the same file can
+    // finish inside the 1.2 s budget on a fast one, so it would not prove the timeout.
+    const r = await q.api("/v1/pdf/convert/to/png", { json: { url: big, async: true } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
     const done = await waitForJob(q, r.body.jobId, 60_000);
     expect(done.status).toBe("failed");
     expect(done.message).toMatch(/longer than/);
