@@ -1,40 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import http2 from "node:http2";
 import https from "node:https";
-import os from "node:os";
-import path from "node:path";
 import { freePort, startQuire, type QuireServer } from "../helpers/quire-server";
-
-/** A self-signed certificate for 127.0.0.1 and localhost, made by openssl for this run. */
-function selfSignedCert() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-tls-"));
-  const cert = path.join(dir, "cert.pem");
-  const key = path.join(dir, "key.pem");
-  const r = spawnSync("openssl", [
-    "req",
-    "-x509",
-    "-newkey",
-    "ec",
-    "-pkeyopt",
-    "ec_paramgen_curve:prime256v1",
-    "-nodes",
-    "-days",
-    "2",
-    "-subj",
-    "/CN=localhost",
-    "-addext",
-    "subjectAltName=IP:127.0.0.1,DNS:localhost",
-    "-keyout",
-    key,
-    "-out",
-    cert,
-  ]);
-  if (r.status !== 0) throw new Error(`openssl failed: ${r.stderr}`);
-  return { dir, cert, key, ca: fs.readFileSync(cert) };
-}
+import { selfSignedCert } from "../helpers/tls";
 
 function request1(url: string, opts: { ca?: Buffer; headers?: Record<string, string> } = {}) {
   const u = new URL(url);

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http2 from "node:http2";
-import os from "node:os";
-import path from "node:path";
 import { startQuire, type QuireServer } from "@/tests/helpers/quire-server";
+import { selfSignedCert } from "@/tests/helpers/tls";
 import { buildIfStale } from "./helpers/start-server";
 
 /** One HTTP/2 request; cookies in and out as a `name=value; …` string. */
@@ -54,33 +52,14 @@ describe("the dashboard over HTTPS with HTTP/2 (TLS_CERT_FILE)", () => {
   let origin: string;
   beforeAll(async () => {
     buildIfStale();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "quire-tls-"));
-    const r = spawnSync("openssl", [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "2",
-      "-subj",
-      "/CN=localhost",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-      "-keyout",
-      `${dir}/key.pem`,
-      "-out",
-      `${dir}/cert.pem`,
-    ]);
-    if (r.status !== 0) throw new Error(String(r.stderr));
-    ca = fs.readFileSync(`${dir}/cert.pem`);
+    const tls = selfSignedCert();
+    dir = tls.dir;
+    ca = tls.ca;
     q = await startQuire({
       dashboard: true,
       env: {
-        TLS_CERT_FILE: `${dir}/cert.pem`,
-        TLS_KEY_FILE: `${dir}/key.pem`,
+        TLS_CERT_FILE: tls.cert,
+        TLS_KEY_FILE: tls.key,
         NEXTAUTH_SECRET: crypto.randomBytes(24).toString("hex"),
       },
       unsetEnv: ["PUBLIC_URL"],
