@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
+import { caseSensitiveField, regexSearchField } from "@/lib/operations/search-fields";
 
 /**
  * The fields the three text edits share (POST /v1/pdf/edit/delete-text, replace-text,
@@ -12,14 +13,8 @@ export const textEditFields = {
     help: "Text to find (white space matches any white space), or a regular expression with regex.",
     example: "CONFIDENTIAL",
   }),
-  regex: meta(z.boolean().optional(), {
-    label: "Regular expression",
-    help: "Take the search strings as regular expressions (JavaScript syntax). Default false.",
-  }),
-  caseSensitive: meta(z.boolean().optional(), {
-    label: "Case sensitive",
-    help: "Match letter case exactly. Default true.",
-  }),
+  regex: regexSearchField("the search strings"),
+  caseSensitive: caseSensitiveField(true),
   replacementLimit: meta(z.number().int().min(0).optional(), {
     label: "Limit",
     help: "Most occurrences to act on per search string, in page order. 0 or empty: all.",

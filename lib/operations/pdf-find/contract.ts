@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
+import { caseSensitiveField, regexSearchField } from "@/lib/operations/search-fields";
 import { defineOperation } from "@/lib/operations/types";
 
 const rect = z.object({
@@ -45,14 +46,8 @@ export const operation = defineOperation({
       help: "Text to find (white space matches any white space, also a line break), or a regular expression with regexSearch.",
       example: "Invoice",
     }),
-    regexSearch: meta(z.boolean().optional(), {
-      label: "Regular expression",
-      help: "Take searchString as a regular expression (JavaScript syntax; lines of a page are joined by line breaks). Default false.",
-    }),
-    caseSensitive: meta(z.boolean().optional(), {
-      label: "Case sensitive",
-      help: "Match letter case exactly. Default true (as the public API); false finds any case.",
-    }),
+    regexSearch: regexSearchField("searchString"),
+    caseSensitive: caseSensitiveField(true),
     wordMatchingMode: meta(z.enum(["None", "SmartMatch", "ExactMatch"]).optional(), {
       label: "Word matching",
       help: "None (default): anywhere, also inside words. SmartMatch: not inside a word (\"Invoice\" finds \"Invoice:\", not \"Invoices\"). ExactMatch: whole white-space-separated words only.",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
+import { caseSensitiveField, regexSearchField } from "@/lib/operations/search-fields";
 import { defineOperation } from "@/lib/operations/types";
 
 /**
@@ -21,14 +22,8 @@ export const operation = defineOperation({
       help: 'Each page containing it starts a new part. Text (white space matches any white space), a regular expression with regexSearch, or a barcode macro: [[barcode:qrcode,datamatrix /regex/]], [[barcode:code128 value]], [[barcode:qrcode]].',
       example: "invoice number",
     }),
-    regexSearch: meta(z.boolean().optional(), {
-      label: "Regular expression",
-      help: "Take searchString as a regular expression over each page's text (lines joined by line breaks). Default false.",
-    }),
-    caseSensitive: meta(z.boolean().optional(), {
-      label: "Case sensitive",
-      help: "Match letter case exactly (default false).",
-    }),
+    regexSearch: regexSearchField("searchString"),
+    caseSensitive: caseSensitiveField(false),
     excludeKeyPages: meta(z.boolean().optional(), {
       label: "Leave out key pages",
       help: "Drop the pages that matched from the parts (separator sheets). Default false: each key page is the first page of its part.",
