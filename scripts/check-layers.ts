@@ -22,7 +22,7 @@ export const layers: { name: string; rank: number; paths: string[] }[] = [
   { name: "egress", rank: 1, paths: ["lib/egress"] },
   { name: "engine", rank: 2, paths: ["lib/engine"] },
   { name: "db", rank: 3, paths: ["lib/db"] },
-  { name: "services", rank: 4, paths: ["lib/auth", "lib/credits", "lib/storage", "lib/webhooks", "lib/templates"] },
+  { name: "services", rank: 4, paths: ["lib/auth", "lib/credits", "lib/storage", "lib/webhooks", "lib/templates", "lib/datastore"] },
   { name: "operations", rank: 5, paths: ["lib/operations"] },
   { name: "jobs", rank: 6, paths: ["lib/jobs"] },
   { name: "api", rank: 7, paths: ["lib/api"] },

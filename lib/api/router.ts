@@ -167,7 +167,7 @@ async function runOperation(
     async () => {
       const parts = await keepChosenParts(wire.files, takesSeveralFiles(op.input));
       if (parts.length) wire.fields.url = parts.map((p) => p.url).join(",");
-      const params = parseParams(wire.fields, op.params) as Record<string, unknown>;
+      const params = parseParams(applyWireAliases(wire.fields, op.wireAliases), op.params) as Record<string, unknown>;
       return submitOperation(op, params, caller, started);
     },
     // A replayed answer names the first call's uploads: these copies are not needed.
@@ -176,6 +176,20 @@ async function runOperation(
     },
   );
   return sendJson(res, r.status, r.body, r.headers);
+}
+
+/** Fields sent under another name of the public API (`inputUri` → `url`), when the canonical one is absent. */
+export function applyWireAliases(fields: Record<string, unknown>, aliases: Record<string, string> | undefined): Record<string, unknown> {
+  if (!aliases) return fields;
+  const out = { ...fields };
+  const has = (name: string) => Object.keys(out).some((k) => k.toLowerCase() === name.toLowerCase() && out[k] !== undefined && out[k] !== "");
+  for (const [alias, canonical] of Object.entries(aliases)) {
+    const key = Object.keys(out).find((k) => k.toLowerCase() === alias.toLowerCase());
+    if (key === undefined) continue;
+    if (!has(canonical)) out[canonical] = out[key];
+    delete out[key];
+  }
+  return out;
 }
 
 /**

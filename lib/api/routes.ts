@@ -147,6 +147,52 @@ export const routes = [
     handler: () => import("./handlers/account").then((m) => m.rotateWebhookSecret),
   }),
 
+  // ---- the data store
+  defineRoute({
+    id: "data-store-get",
+    methods: ["GET"],
+    path: "/v1/data/store",
+    auth: "api-key",
+    tag: "files",
+    summary: "The value stored under jobid (404 if none); without jobid, the account's keys",
+    input: s.dataKeyInput,
+    response: s.dataGetResponse,
+    handler: () => import("./handlers/data-store").then((m) => m.getEntry),
+  }),
+  defineRoute({
+    id: "data-store-put",
+    methods: ["POST"],
+    path: "/v1/data/store",
+    auth: "api-key",
+    tag: "files",
+    summary: "Store a JSON value (body) under a key (jobid), replacing what it held",
+    input: s.dataPutInput,
+    maxBodyBytes: 16 * 1024 * 1024 + 64 * 1024, // DATA_STORE_MAX_BYTES is at most 16 MiB
+    response: s.dataStoreResponse,
+    handler: () => import("./handlers/data-store").then((m) => m.putEntry),
+  }),
+  defineRoute({
+    id: "data-store-delete",
+    methods: ["DELETE"],
+    path: "/v1/data/store",
+    auth: "api-key",
+    tag: "files",
+    summary: "Delete the value stored under jobid",
+    input: s.dataKeyInput,
+    response: s.dataDeleteResponse,
+    handler: () => import("./handlers/data-store").then((m) => m.deleteEntry),
+  }),
+  defineRoute({
+    id: "data-store-webhook",
+    methods: ["POST"],
+    path: "/v1/data/store/webhook",
+    auth: "api-key",
+    tag: "files",
+    summary: "Store the request's whole JSON body under ?jobid= (a target for callbacks)",
+    response: s.dataStoreResponse,
+    handler: () => import("./handlers/data-store").then((m) => m.webhook),
+  }),
+
   // ---- templates
   defineRoute({
     id: "html-templates",

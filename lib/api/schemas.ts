@@ -392,3 +392,38 @@ export const fileOptionsResponse = z.strictObject({
   accessMode: z.enum(["private", "public"]),
   ...ok,
 });
+
+// ---- the data store (/v1/data/store) ------------------------------------------------------------
+
+export const dataKeyInput = z.object({
+  jobid: z.string().optional().describe("The key: 1–200 letters, digits and . _ : @ - (typically a job's id). GET without it lists the keys."),
+});
+
+export const dataPutInput = z.object({
+  jobid: z.string().describe("The key to store the data under (1–200 letters, digits and . _ : @ -)."),
+  body: z.unknown().describe("The data: any JSON value (an object, an array, a string...), at most DATA_STORE_MAX_BYTES as JSON text."),
+});
+
+const dataEntry = {
+  jobId: z.string().describe("The key."),
+  size: z.number().int().describe("Bytes of the stored JSON text."),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+};
+
+export const dataStoreResponse = z.strictObject({
+  ...dataEntry,
+  body: z.unknown().optional().describe("The stored value (GET with jobid; POST answers without it)."),
+  ...ok,
+  remainingCredits: credits,
+});
+
+export const dataListResponse = z.strictObject({
+  items: z.array(z.strictObject(dataEntry)).describe("The account's keys, oldest first (without their values)."),
+  ...ok,
+  remainingCredits: credits,
+});
+
+export const dataGetResponse = z.union([dataStoreResponse, dataListResponse]);
+
+export const dataDeleteResponse = z.strictObject({ jobId: z.string(), deleted: z.literal(true), ...ok, remainingCredits: credits });

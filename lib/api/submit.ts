@@ -112,15 +112,18 @@ export async function submitOperation(
     let promised: { id: string; name: string; url: string } | undefined;
     if (isAsync) {
       const minutes = Math.min(Number(params.expiration ?? cfg.outputLinkDefaultMinutes), cfg.outputLinkMaxMinutes);
-      const rf = op.resultFile;
-      const name = rf?.multiple
+      const rf = op.resultFileFor?.(params) ?? op.resultFile;
+      const multiple = op.resultFile?.multiple;
+      const name = multiple
         ? `${(params.name as string | undefined)?.replace(/\.[^.]*$/, "") || "result"}-urls.json`
-        : (params.name as string | undefined) || rf?.name || "result.json";
+        : op.resultFileFor
+          ? rf!.name
+          : (params.name as string | undefined) || rf?.name || "result.json";
       promised = await reserveOutput(
         caller.accountId,
         jobId,
         name,
-        rf && !rf.multiple ? rf.contentType : "application/json",
+        rf && !multiple ? rf.contentType : "application/json",
         new Date(Date.now() + minutes * 60_000),
       );
     }

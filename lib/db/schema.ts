@@ -267,3 +267,24 @@ export const sessions = pgTable(
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
+
+/**
+ * The data store (`/v1/data/store`, `/v1/data/store/webhook`): small JSON documents an account
+ * keeps under a key of its choice (`jobid`), typically the answer a callback delivered, to read
+ * back later. One row per account and key; writing again replaces it. docs/files.md.
+ */
+export const dataStore = pgTable(
+  "data_store",
+  {
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    key: text("key").notNull(),
+    /** The stored JSON text, as received (at most DATA_STORE_MAX_BYTES). */
+    body: text("body").notNull(),
+    size: integer("size").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] })],
+);

@@ -40,6 +40,7 @@ import { operation as pdfEditDeleteText } from "./pdf-edit-delete-text/contract"
 import { operation as pdfEditReplaceText } from "./pdf-edit-replace-text/contract";
 import { operation as pdfEditReplaceTextWithImage } from "./pdf-edit-replace-text-with-image/contract";
 import { operation as pdfMakesearchable } from "./pdf-makesearchable/contract";
+import { operation as textsenseJobBuild } from "./textsense-job-build/contract";
 import { operation as pdfMakeunsearchable } from "./pdf-makeunsearchable/contract";
 import { operation as barcodeGenerate } from "./barcode-generate/contract";
 import { operation as barcodeReadFromUrl } from "./barcode-read-from-url/contract";
@@ -117,6 +118,7 @@ export const operations: OperationDefinition[] = [
   xlsConvertToXml,
   pdfConvertFromCsv,
   pdfConvertFromEmail,
+  textsenseJobBuild,
 ] as OperationDefinition[];
 
 const byId = new Map(operations.map((o) => [o.id, o]));

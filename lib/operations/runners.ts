@@ -66,6 +66,7 @@ export const operationRunners: Record<string, RunnerLoader> = {
   "xls-convert-to-xml": () => import("./xls-convert-to-xml/runner").then((m) => m.run),
   "pdf-convert-from-csv": () => import("./pdf-convert-from-csv/runner").then((m) => m.run),
   "pdf-convert-from-email": () => import("./pdf-convert-from-email/runner").then((m) => m.run),
+  "textsense-job-build": () => import("./textsense-job-build/runner").then((m) => m.run),
 };
 
 /** Document tasks of Quire itself that run in the sandbox too, but are not public operations. */

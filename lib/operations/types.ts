@@ -59,6 +59,16 @@ export interface OperationDefinition<S extends z.ZodObject = z.ZodObject, R exte
     alsoUrls?: boolean;
   };
   /**
+   * The result file decided by the params (TextSense: its outputType), for the URL an async call
+   * promises; wins over `resultFile`'s name and type.
+   */
+  resultFileFor?: (params: z.infer<S>) => { name: string; contentType: string };
+  /**
+   * Other wire names of a field (`{ inputUri: "url" }`: TextSense names its source inputUri); the
+   * canonical field wins when both are sent.
+   */
+  wireAliases?: Record<string, keyof z.infer<S> & string>;
+  /**
    * The fields this operation adds to the success envelope (info, body, url or urls...), each with
    * a description. The common fields (error, status, credits, duration...) come from
    * lib/operations/response.ts; together they make the answer's schema (OpenAPI, API tests).

@@ -182,6 +182,25 @@ const calls: Record<string, (method: string) => Promise<void>> = {
     const r = await q.api(`/v1/templates/html/${made.body.id}`, { method: "DELETE" });
     expect(r.status).toBe(200);
   },
+  "data-store-get": async () => {
+    await q.api("/v1/data/store", { json: { jobid: "routes-get", body: { a: 1 } } });
+    const r = await q.api("/v1/data/store?jobid=routes-get");
+    expect(r.body.body).toEqual({ a: 1 });
+    expect(Array.isArray((await q.api("/v1/data/store")).body.items)).toBe(true);
+  },
+  "data-store-put": async () => {
+    const r = await q.api("/v1/data/store", { json: { jobid: "routes-put", body: [1, 2] } });
+    expect(r.body.size).toBe(5);
+  },
+  "data-store-delete": async () => {
+    await q.api("/v1/data/store", { json: { jobid: "routes-del", body: 1 } });
+    const r = await q.api("/v1/data/store?jobid=routes-del", { method: "DELETE" });
+    expect(r.body.deleted).toBe(true);
+  },
+  "data-store-webhook": async () => {
+    const r = await q.api("/v1/data/store/webhook?jobid=routes-hook", { method: "POST", body: '{"status":"success"}', headers: { "content-type": "application/json" } });
+    expect(r.body.jobId).toBe("routes-hook");
+  },
   "documentparser-templates": async () => {
     const r = await q.api("/v1/documentparser/templates");
     expect(Array.isArray(r.body.templates)).toBe(true);
@@ -238,8 +257,8 @@ describe("operations accept GET with query parameters where the public API does"
     expect(r.status).toBe(405);
   });
 
-  it("every operation except the invoice parser takes GET", () => {
-    for (const op of operations)
-      expect(operationMethods(op), op.id).toEqual(op.id === "ai-invoice-parser" ? ["POST"] : ["GET", "POST"]);
+  it("every operation except the invoice parser and TextSense (POST in the public API) takes GET", () => {
+    const postOnly = ["ai-invoice-parser", "textsense-job-build"];
+    for (const op of operations) expect(operationMethods(op), op.id).toEqual(postOnly.includes(op.id) ? ["POST"] : ["GET", "POST"]);
   });
 });
