@@ -50,7 +50,7 @@ export function FieldInput({ field, value, onChange, error, pageBase = 0 }: { fi
     const live = text.trim() ? parseJsonText(text).error : undefined;
     control = (
       <>
-        <textarea {...common} aria-invalid={error || live ? true : undefined} className="input min-h-28 font-mono text-xs" spellCheck={false} value={text} placeholder={field.kind === "string-array" ? '["1.4"]' : field.example !== undefined ? JSON.stringify(field.example, null, 2) : "{ }"} onChange={(e) => onChange(e.target.value)} />
+        <textarea {...common} aria-invalid={error || live ? true : undefined} className="input min-h-28 font-mono text-xs" spellCheck={false} value={text} placeholder={field.kind === "string-array" ? '["1.4"]' : field.example !== undefined ? examplePlaceholder(field.example) : "{ }"} onChange={(e) => onChange(e.target.value)} />
         {live && !error ? <p className="field-error" role="status">{live}</p> : null}
       </>
     );
@@ -90,4 +90,16 @@ export function FieldInput({ field, value, onChange, error, pageBase = 0 }: { fi
       {error ? <p id={errId} className="field-error" role="alert">{error}</p> : null}
     </div>
   );
+}
+
+/** A JSON field's example as its placeholder: an example given as JSON text is shown laid out too. */
+function examplePlaceholder(example: unknown): string {
+  if (typeof example === "string") {
+    try {
+      return JSON.stringify(JSON.parse(example), null, 2);
+    } catch {
+      return example;
+    }
+  }
+  return JSON.stringify(example, null, 2);
 }

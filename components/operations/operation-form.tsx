@@ -144,7 +144,7 @@ export function OperationForm({ model, apiBase, preset }: { model: FormModel; ap
         ) : null}
         <div className="flex flex-wrap items-center gap-3">
           <button type="submit" className="btn-primary px-5" disabled={busy}>
-            <Icon name="play" className="size-3.5" /> {busy ? "Running…" : `Run ${model.title.toLowerCase()}`}
+            <Icon name="play" className="size-3.5" /> {busy ? "Running…" : `Run ${inSentence(model.title)}`}
           </button>
           {errorCount ? <p className="text-sm text-red-700 dark:text-red-400" role="alert">Fix {errorCount} field{errorCount > 1 ? "s" : ""} above.</p> : null}
         </div>
@@ -170,4 +170,9 @@ function CompressPresets({ onPick, current }: { onPick: (cfg: Record<string, unk
       </div>
     </fieldset>
   );
+}
+
+/** A title inside a sentence: plain capitalised words lower-cased, acronyms and names kept ("TextSense OCR job", "merge PDFs"). */
+function inSentence(title: string): string {
+  return title.replace(/\b[A-Z][a-z]+\b/g, (w) => w.toLowerCase());
 }
