@@ -190,6 +190,24 @@ describe("every input class pays before its output is stored", () => {
     expect(await balance(key)).toBe(3);
   }, 60_000);
 
+  it("6 parallel 3-image → PDF calls on 10 credits (reserved before the work): each 200 (4 credits) or 402, the balance never below zero", async () => {
+    const key = await userKey(10);
+    const urls = [];
+    for (const c of [[255, 0, 0], [0, 255, 0], [0, 0, 255]] as const) urls.push(await uploadBytes(q, await png([...c]), "c.png", "image/png"));
+    const filesBefore = storedFiles();
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => q.api("/v1/pdf/convert/from/image", { json: { url: urls.join(",") }, key })),
+    );
+    const ok = results.filter((r) => r.status === 200);
+    for (const r of results) expect([200, 402]).toContain(r.status);
+    for (const r of ok) expect(r.body.credits).toBe(4);
+    expect(ok.length).toBeLessThanOrEqual(2);
+    const left = await balance(key);
+    expect(left).toBeGreaterThanOrEqual(0);
+    expect(left).toBe(10 - 4 * ok.length);
+    expect(storedFiles()).toBe(filesBefore + ok.length);
+  }, 120_000);
+
   it("6 parallel 5-page HTML → PDF calls on 20 credits: each 200 (6 credits) or 402, the balance never below zero", async () => {
     const key = await userKey(20);
     const filesBefore = storedFiles();
