@@ -67,7 +67,7 @@ const cases: Case[] = [
     label: "images → PDF (3 images, counted before decoding)",
     path: "/v1/pdf/convert/from/image",
     params: async () => {
-      const urls = [];
+      const urls: string[] = [];
       for (const c of [[255, 0, 0], [0, 255, 0], [0, 0, 255]] as const) urls.push(await uploadBytes(q, await png([...c]), "c.png", "image/png"));
       return { url: urls.join(",") };
     },
@@ -192,7 +192,7 @@ describe("every input class pays before its output is stored", () => {
 
   it("6 parallel 3-image → PDF calls on 10 credits (reserved before the work): each 200 (4 credits) or 402, the balance never below zero", async () => {
     const key = await userKey(10);
-    const urls = [];
+    const urls: string[] = [];
     for (const c of [[255, 0, 0], [0, 255, 0], [0, 0, 255]] as const) urls.push(await uploadBytes(q, await png([...c]), "c.png", "image/png"));
     const filesBefore = storedFiles();
     const results = await Promise.all(
