@@ -54,25 +54,38 @@ async function checkConcurrentJobs(accountId: string) {
   }
 }
 
+/**
+ * Every URL a job would fetch, with the field that names it: the source(s) in `url` (a list for
+ * operations that take several files, and e-mail send's attachments), `callback`, and the
+ * secondary fields (classifier rules, stamp and logo images). `data:` URIs fetch nothing.
+ */
+export function urlFieldsOf(op: OperationDefinition, params: Record<string, unknown>): Array<{ field: string; url: string }> {
+  const out: Array<{ field: string; url: string }> = [];
+  const list = (v: unknown, field: string, several: boolean) => {
+    if (typeof v !== "string") return;
+    const urls = several ? v.split(",").map((u) => u.trim()).filter(Boolean) : [v.trim()].filter(Boolean);
+    for (const [i, url] of urls.entries()) out.push({ field: urls.length > 1 ? `${field} #${i + 1}` : field, url });
+  };
+  list(params.url, "url", takesSeveralFiles(op.input) || op.id === "email-send");
+  list(params.callback, "callback", false);
+  for (const key of ["rulescsvurl", "replaceImage", "decorationImage"]) list(params[key], key, false);
+  if (Array.isArray(params.images)) {
+    for (const [i, img] of (params.images as Array<{ url?: unknown }>).entries()) list(img?.url, `images[${i}].url`, false);
+  }
+  return out.filter((u) => !/^data:/i.test(u.url));
+}
+
 async function checkUrlsAtSubmit(op: OperationDefinition, params: Record<string, unknown>) {
   // Only what the guard refuses for good (403 forbidden address, 452 not http/https); a host that
   // does not resolve right now is left to the job, as before.
-  const check = async (url: string, field: string, label: string) => {
+  for (const { field, url } of urlFieldsOf(op, params)) {
+    if (field !== "callback" && (await isOwnLink(url))) continue;
     try {
-      await checkUrl(url, { field });
+      await checkUrl(url, { field: field.replace(/ #\d+$/, "") });
     } catch (e) {
-      if (!isQuireError(e) || (e.status !== 403 && e.status !== 452)) return;
-      throw label ? new QuireError(e.status, `${label}: ${e.message.replace(/^url: /, "")}`) : e;
+      if (!isQuireError(e) || (e.status !== 403 && e.status !== 452)) continue;
+      throw new QuireError(e.status, `${field}: ${e.message.replace(/^[\w[\].]+: /, "")}`);
     }
-  };
-  if (typeof params.callback === "string" && params.callback.trim()) await check(params.callback.trim(), "callback", "");
-  if (typeof params.url !== "string") return;
-  const urls = takesSeveralFiles(op.input)
-    ? params.url.split(",").map((u) => u.trim()).filter(Boolean)
-    : [params.url.trim()].filter(Boolean);
-  for (const [i, url] of urls.entries()) {
-    if (await isOwnLink(url)) continue;
-    await check(url, "url", urls.length > 1 ? `url #${i + 1}` : "");
   }
 }
 

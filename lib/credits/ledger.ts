@@ -114,11 +114,14 @@ export async function extendReservation(accountId: string, jobId: string, total:
 }
 
 /**
- * Captures a job's cost on success. The reserve already took part of it; the rest is taken
- * now, capped at the balance (the work is done, and the balance never goes negative).
+ * Captures a job's cost once the work is done and before its output is stored. The reservation
+ * (and its extension) already took part of it: less was needed → the rest goes back; more (a
+ * size only known after the work, e.g. the pages of a printed web page) → the difference is
+ * taken now if the balance covers it, else 402 and the job fails uncharged (its output is not
+ * stored). Never more output than was paid for, and the balance never goes negative.
  * Returns the credits charged in total and the remaining balance. Idempotent per job.
  */
-export async function captureCredits(accountId: string, jobId: string, cost: number, operation: string) {
+export async function captureCredits(accountId: string, jobId: string, cost: number, operation: string, what = "") {
   const db = await getDb();
   return remember(accountId, db.transaction(async (tx) => {
     const balance = await lockBalance(tx, accountId);
@@ -129,9 +132,13 @@ export async function captureCredits(accountId: string, jobId: string, cost: num
     const captured = done.find((d) => d.kind === "capture");
     if (captured) return { charged: reserved - captured.amount, remaining: balance };
     if (done.some((d) => d.kind === "release")) return { charged: 0, remaining: balance };
-    // More than was held (a size only known after the work, e.g. a printed web page): what the
-    // balance allows. Less (the reservation covered the whole document): the rest goes back.
-    const extra = cost >= reserved ? Math.min(cost - reserved, balance) : cost - reserved;
+    const extra = cost - reserved;
+    if (extra > balance) {
+      throw new QuireError(
+        402,
+        `Not enough credits: ${what ? `${what}: ` : ""}this call costs ${cost} credits and the account has ${balance + reserved}. Nothing was charged and no output was stored. Ask an administrator for more credits.`,
+      );
+    }
     await tx.execute(
       sql`insert into credit_ledger (account_id, kind, amount, job_id, operation) values (${accountId}, 'capture', ${-extra}, ${jobId}, ${operation})`,
     );
@@ -140,7 +147,11 @@ export async function captureCredits(accountId: string, jobId: string, cost: num
   }));
 }
 
-/** Gives a failed job's reservation back. Idempotent; does nothing after a capture. */
+/**
+ * Gives a failed job's credits back: its reservation, or, when it failed after its capture
+ * (storing the output failed, the process died before the job was recorded a success), all it
+ * was charged. Idempotent (one release per job). Never called for a job that succeeded.
+ */
 export async function releaseCredits(accountId: string, jobId: string) {
   const db = await getDb();
   return remember(accountId, db.transaction(async (tx) => {
@@ -149,12 +160,13 @@ export async function releaseCredits(accountId: string, jobId: string) {
       tx.execute(sql`select kind, amount, operation from credit_ledger where job_id = ${jobId}`),
     );
     const reserve = done.find((d) => d.kind === "reserve");
-    if (!reserve || done.some((d) => d.kind === "capture" || d.kind === "release")) return balance;
-    const held = heldFor(done);
+    if (!reserve || done.some((d) => d.kind === "release")) return balance;
+    const captured = done.find((d) => d.kind === "capture");
+    const held = heldFor(done) - (captured ? Number(captured.amount) : 0);
     await tx.execute(
       sql`insert into credit_ledger (account_id, kind, amount, job_id, operation) values (${accountId}, 'release', ${held}, ${jobId}, ${reserve.operation})`,
     );
-    await tx.execute(sql`update accounts set balance = balance + ${held} where id = ${accountId}`);
+    if (held !== 0) await tx.execute(sql`update accounts set balance = balance + ${held} where id = ${accountId}`);
     return balance + held;
   }));
 }

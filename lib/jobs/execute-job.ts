@@ -105,10 +105,13 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
       },
     );
     if (signal?.aborted) throw new QuireError(445, "the call took too long; it was stopped. Send it again with async: true.");
-    const body = await buildSuccess(op, row, params, result, payload);
+    // Paid for before the output is stored: a result larger than the reservation (a printed web
+    // page, a converted document) takes the rest now or fails 402 uncharged, its output dropped.
     const pages = Math.max(1, result.pagesProcessed ?? result.pageCount ?? 1);
     const cost = op.cost.perCall + op.cost.perPage * pages;
-    const { charged, remaining } = await captureCredits(row.accountId, jobId, cost, op.id);
+    const what = op.cost.perPage > 0 ? `the result has ${pages} page${pages === 1 ? "" : "s"}` : "";
+    const { charged, remaining } = await captureCredits(row.accountId, jobId, cost, op.id, what);
+    const body = await buildSuccess(op, row, params, result, payload);
     const duration = Date.now() - started;
     metrics().creditsCharged.inc({ operation: op.id }, charged);
     metrics().jobSeconds.observe({ operation: op.id, status: "success" }, duration / 1000);
@@ -166,11 +169,12 @@ export class JobHandedBack extends Error {
 }
 
 /**
- * Before the work: the sources are measured in the sandbox (pages, inflated bytes, image sizes;
- * a bomb or a document past MAX_PAGES is refused with 413 in a moment), and a per-page
- * operation's reservation is raised to its full cost (perCall + perPage × pages of every PDF
- * source) — 402, uncharged, when the balance cannot cover it. Non-PDF sources are not measured
- * here; their cost is settled on capture.
+ * Before the work: the sources are measured in the sandbox (pages of PDFs, images and frames of
+ * images from their headers, inflated bytes, image sizes; a bomb or a document past MAX_PAGES is
+ * refused with 413 in a moment), and a per-page operation's reservation is raised to its cost
+ * (perCall + perPage × pages) — 402, uncharged, when the balance cannot cover it. A source whose
+ * pages are only known after the work (a word-processor file, an e-mail, a sheet) counts as one
+ * page here; the capture settles the real count before the output is stored.
  */
 async function checkBudgetAndReserve(
   op: OperationDefinition,
@@ -197,11 +201,15 @@ async function checkBudgetAndReserve(
       priority: row.isAsync ? "background" : "interactive",
     },
   );
-  const pages = ((measured.fields?.pages as Array<number | null> | undefined) ?? []).filter((n): n is number => typeof n === "number");
-  if (!pages.length || op.cost.perPage <= 0) return;
-  const total = pages.reduce((a, b) => a + b, 0);
-  const cost = op.cost.perCall + op.cost.perPage * Math.max(1, total);
-  await extendReservation(row.accountId, row.id, cost, op.id, `${total} page${total === 1 ? "" : "s"}`);
+  if (op.cost.perPage <= 0) return;
+  const counted = (measured.fields?.pages as Array<number | null> | undefined) ?? [];
+  const known = counted.filter((n): n is number => typeof n === "number");
+  if (!known.length) return;
+  const total = known.reduce((a, b) => a + b, 0);
+  const estimated = total + (sources.length - known.length);
+  const cost = op.cost.perCall + op.cost.perPage * Math.max(1, estimated);
+  const what = `${total} page${total === 1 ? "" : "s"}${estimated > total ? ` (and ${estimated - total} document${estimated - total === 1 ? "" : "s"} counted as one page until converted)` : ""}`;
+  await extendReservation(row.accountId, row.id, cost, op.id, what);
 }
 
 /** The operation a job names; a job of an operation this server no longer has fails cleanly. */

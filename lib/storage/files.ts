@@ -161,6 +161,7 @@ export async function resolveOwnFile(url: string): Promise<OwnFile | null> {
   if (!found || found.expiresAt.getTime() < Date.now()) return null;
   const row = await completeUpload(found);
   if (!row.complete) return null;
+  await assertUnreplaced(row);
   const key = objectKey(row.id, row.name);
   const store = await getObjectStore();
   const missing = () => new QuireError(404, `the stored file ${row.name} is gone (expired or deleted)`);
@@ -208,9 +209,34 @@ async function completeUpload(row: FileRow): Promise<FileRow> {
     throw new QuireError(413, `the uploaded file ${row.name} is larger than ${max} bytes (UPLOAD_MAX_BYTES)`);
   }
   const contentType = s.contentType || row.contentType;
+  // Sealed at first use: what a later PUT through the same link writes is refused (409).
+  await store.presign.seal(key, uploadSeal(row.id), contentType);
   const db = await getDb();
   await db.update(files).set({ complete: true, size: s.size, contentType }).where(eq(files.id, row.id));
   return { ...row, complete: true, size: s.size, contentType };
+}
+
+/** The mark an upload's object carries once Quire has seen it (an HMAC of its id with the server secret). */
+function uploadSeal(id: string): string {
+  return signValue(id, "upload-seal");
+}
+
+/**
+ * A presigned PUT link stays valid until it expires and the store cannot revoke it, so an upload
+ * is single-use by inspection: an upload whose object lost its seal was replaced through its
+ * link after Quire first used it, and is refused instead of read.
+ */
+async function assertUnreplaced(row: FileRow): Promise<void> {
+  if (row.kind !== "upload" || !row.complete) return;
+  const store = await getObjectStore();
+  if (!store.presign) return;
+  const seal = await store.presign.sealOf(objectKey(row.id, row.name));
+  if (seal === null || seal === uploadSeal(row.id)) return; // gone: the caller answers 404
+  log.warn(`upload ${row.id} was replaced through its presigned PUT link after its first use; refused`);
+  throw new QuireError(
+    409,
+    `The uploaded file ${row.name} was replaced through its presigned upload link after it was first used; it is refused. Upload the file again with a new presigned URL.`,
+  );
 }
 
 /**
@@ -229,6 +255,7 @@ export async function openStoredFile(
       404,
       "Not ready yet: the job that makes this file is still working (check /v1/job/check).",
     );
+  await assertUnreplaced(row);
   const o = await (await getObjectStore()).open(objectKey(row.id, row.name));
   if (!o) throw new QuireError(404, "file not found");
   return { row, body: o.body, size: o.size };
@@ -280,7 +307,7 @@ export async function writeUpload(
     const db = await getDb();
     const [row] = await db.select({ contentType: files.contentType }).from(files).where(eq(files.id, id));
     const type = contentType || row?.contentType || "application/octet-stream";
-    await (await getObjectStore()).putFile(objectKey(id, name), tmp, type, { move: true });
+    await (await getObjectStore()).putFile(objectKey(id, name), tmp, type, { move: true, metadata: { "quire-seal": uploadSeal(id) } });
     await db
       .update(files)
       .set({ size, complete: true, ...(contentType ? { contentType } : {}) })
@@ -568,6 +595,7 @@ export async function setFileAccess(id: string, access: "private" | "public"): P
 
 /** A stream of a stored file's bytes (404 when its object is gone). */
 export async function openFileBytes(row: FileRow): Promise<{ body: Readable; size: number }> {
+  await assertUnreplaced(row);
   const o = await (await getObjectStore()).open(objectKey(row.id, row.name));
   if (!o) throw new QuireError(404, `the stored file ${row.name} is gone (expired or deleted)`);
   return { body: o.body, size: o.size };

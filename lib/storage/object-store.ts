@@ -10,7 +10,7 @@ import { getConfig } from "@/lib/core/config";
 export interface ObjectStore {
   readonly kind: "local" | "s3";
   /** Stores a file from disk; `move` lets the store take the file instead of copying it. Returns its size. */
-  putFile(key: string, srcPath: string, contentType: string, opts?: { move?: boolean }): Promise<number>;
+  putFile(key: string, srcPath: string, contentType: string, opts?: { move?: boolean; metadata?: Record<string, string> }): Promise<number>;
   putBytes(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /** A stream of the object, or null when it is not there. */
   open(key: string): Promise<{ body: Readable; size: number; contentType?: string } | null>;
@@ -35,6 +35,14 @@ export interface ObjectStore {
     keyOf(url: URL): Promise<string | null>;
     /** Longest lifetime of a presigned URL (SigV4: 7 days). */
     maxSeconds: number;
+    /**
+     * Marks an object as seen (metadata `quire-seal` = `value`, written by a copy onto itself): a
+     * later PUT through its presigned link replaces the object without the mark, since such a PUT
+     * cannot carry unsigned `x-amz-meta-*` headers.
+     */
+    seal(key: string, value: string, contentType: string): Promise<void>;
+    /** The object's seal ("" when it has none), or null when the object is gone. */
+    sealOf(key: string): Promise<string | null>;
   };
 }
 

@@ -86,6 +86,7 @@ export function createS3Store(s: S3Settings): ObjectStore {
           Body: fs.createReadStream(srcPath),
           ContentLength: size,
           ContentType: contentType,
+          ...(opts.metadata ? { Metadata: opts.metadata } : {}),
         }),
       );
       if (opts.move) await fsp.rm(srcPath, { force: true });
@@ -149,6 +150,28 @@ export function createS3Store(s: S3Settings): ObjectStore {
           }),
           { expiresIn: seconds(expiresAt) },
         ),
+      async seal(key, value, contentType) {
+        const source = `${Bucket}/${full(key).split("/").map(encodeURIComponent).join("/")}`;
+        await client.send(
+          new CopyObjectCommand({
+            Bucket,
+            Key: full(key),
+            CopySource: source,
+            MetadataDirective: "REPLACE",
+            ContentType: contentType,
+            Metadata: { "quire-seal": value },
+          }),
+        );
+      },
+      async sealOf(key) {
+        try {
+          const h = await client.send(new HeadObjectCommand({ Bucket, Key: full(key) }));
+          return h.Metadata?.["quire-seal"] ?? "";
+        } catch (e) {
+          if (isNotFound(e)) return null;
+          throw e;
+        }
+      },
       async keyOf(url) {
         if (!url.searchParams.has("X-Amz-Signature")) return null;
         const base = await baseUrl();

@@ -4,6 +4,7 @@ import { startQuire, waitForJob, type QuireServer } from "../helpers/quire-serve
 import { uploadBytes } from "../helpers/api-client";
 import { makePdf } from "../helpers/pdf-fixtures";
 import { makeInflationBombPdf } from "../helpers/bomb-fixtures";
+import { operations } from "@/lib/operations/registry";
 
 /**
  * Issue 10 §5, §6 and §8: per-page work is paid for before it is done (never past the balance),
@@ -12,7 +13,7 @@ import { makeInflationBombPdf } from "../helpers/bomb-fixtures";
  */
 let q: QuireServer;
 beforeAll(async () => {
-  q = await startQuire({ env: { MAX_PAGES: "3000" } });
+  q = await startQuire({ env: { MAX_PAGES: "3000", RATE_LIMIT_PER_SECOND: "0" } });
 }, 120_000);
 afterAll(async () => {
   await q?.stop();
@@ -124,6 +125,78 @@ describe("async calls refuse forbidden URLs at submit", () => {
     const key = await userKey(10);
     const r = await q.api("/v1/pdf/info", { json: body, key });
     expect(r.status).toBe(status);
+    expect((await q.api("/v1/jobs", { key })).body.jobs).toHaveLength(0);
+    expect(await balance(key)).toBe(10);
+  });
+});
+
+describe("every URL-taking field of every operation refuses forbidden spellings at submit (async)", () => {
+  // Loopback, private, link-local and metadata addresses in the spellings parsers disagree on,
+  // and a non-http scheme; generated from the registry so a new operation or field is covered.
+  const spellings: Array<[string, 403 | 452]> = [
+    ["http://127.0.0.1:9/x", 403],
+    ["http://2130706433/x", 403],
+    ["http://0x7f.1/x", 403],
+    ["http://017700000001/x", 403],
+    ["http://[::ffff:127.0.0.1]/x", 403],
+    ["http://[::1]/x", 403],
+    ["http://localhost./x", 403],
+    ["http://0.0.0.0/x", 403],
+    ["http://10.1.2.3/x", 403],
+    ["http://169.254.169.254/latest/meta-data/", 403],
+    ["http://[fd00::1]/x", 403],
+    ["file:///etc/passwd", 452],
+    ["gopher://127.0.0.1:25/x", 452],
+  ];
+  /** What each operation needs besides its URL fields to pass validation. */
+  const extras: Record<string, Record<string, unknown>> = {
+    "pdf-documentparser": { template: "fields:\n  a:\n    expression: 'x'\n" },
+    "pdf-find": { searchString: "x" },
+    "pdf-edit-delete-text": { searchString: "x" },
+    "pdf-edit-replace-text": { searchString: "x", replaceString: "y" },
+    "pdf-edit-replace-text-with-image": { searchString: "x", replaceImage: "data:image/png;base64,iVBORw0KGgo=" },
+    "pdf-edit-delete-pages": { pages: "1" },
+    "pdf-split2": { searchString: "x" },
+    "pdf-edit-rotate": { angle: 90 },
+    "email-send": { from: "a@example.com", to: "b@example.com", subject: "s", bodyText: "t", smtpServer: "smtp.example.com" },
+    "barcode-generate": { value: "x" },
+  };
+  const fields: Array<[opId: string, path: string, field: string, make: (u: string) => Record<string, unknown>]> = [];
+  // The other URL fields hold one of Quire's own links (read from storage, never checked or fetched).
+  let ok = "";
+  for (const op of operations) {
+    const shape = (op.params as unknown as { shape: Record<string, unknown> }).shape;
+    const base = { ...(extras[op.id] ?? {}), async: true };
+    const needsUrl = "url" in shape && op.input !== "none";
+    const withUrl = () => (needsUrl ? { url: ok } : {});
+    if ("url" in shape) fields.push([op.id, op.path, "url", (u) => ({ ...base, url: u })]);
+    if ("callback" in shape) fields.push([op.id, op.path, "callback", (u) => ({ ...base, ...withUrl(), callback: u })]);
+    for (const key of ["rulescsvurl", "replaceImage", "decorationImage"])
+      if (key in shape) fields.push([op.id, op.path, key, (u) => ({ ...base, ...withUrl(), [key]: u })]);
+    if ("images" in shape) fields.push([op.id, op.path, "images[0].url", (u) => ({ ...base, ...withUrl(), images: [{ url: u, x: 1, y: 1 }] })]);
+  }
+
+  it("covers every operation's url and its secondary URL fields", () => {
+    const seen = new Set(fields.map(([, , f]) => f));
+    for (const f of ["url", "callback", "rulescsvurl", "replaceImage", "decorationImage", "images[0].url"]) expect(seen).toContain(f);
+    expect(new Set(fields.map(([id]) => id)).size).toBe(operations.length);
+  });
+
+  let key = "";
+  beforeAll(async () => {
+    key = await userKey(10);
+    ok = await uploadBytes(q, makePdf({ pages: 1 }), "ok.pdf");
+  });
+
+  it.each(fields)("%s %s: %s", async (_id, path, field, make) => {
+    for (const [url, status] of spellings) {
+      const r = await q.api(path, { json: make(url), key });
+      expect(r.status, `${field}=${url}: ${JSON.stringify(r.body)}`).toBe(status);
+      expect(r.body.message.startsWith(`${field}: `), r.body.message).toBe(true);
+    }
+  }, 60_000);
+
+  it("none of them made a job or took a credit", async () => {
     expect((await q.api("/v1/jobs", { key })).body.jobs).toHaveLength(0);
     expect(await balance(key)).toBe(10);
   });

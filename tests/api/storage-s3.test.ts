@@ -74,6 +74,27 @@ describe("S3 storage, presigned (S3_PRESIGN=true): bytes go straight between cli
     expect(info.body.info.PageCount).toBe(4);
   });
 
+  it("a presigned PUT link is single-use in effect: a replacement after the upload's first use is refused (409), not read", async () => {
+    const pre = await q.api("/v1/file/upload/get-presigned-url?name=once.pdf&contenttype=application/pdf");
+    const put = (bytes: Buffer) => fetch(pre.body.presignedUrl, { method: "PUT", body: new Uint8Array(bytes), headers: { "content-type": "application/pdf" } });
+    expect((await put(makePdf({ pages: 2 }))).status).toBe(200);
+    const first = await q.api("/v1/pdf/info", { json: { url: pre.body.url } });
+    expect(first.status).toBe(200);
+    expect(first.body.info.PageCount).toBe(2);
+    // The same link again (s3rver, like S3 without a signed If-None-Match, accepts the PUT) …
+    expect((await put(makePdf({ pages: 5 }))).status).toBe(200);
+    // … but Quire refuses the replaced object wherever it reads it.
+    const again = await q.api("/v1/pdf/info", { json: { url: pre.body.url } });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/replaced through its presigned upload link/);
+    expect((await q.api("/v1/file/hash", { json: { url: pre.body.url } })).status).toBe(409);
+    // A multipart upload (written by Quire itself) is sealed as it is stored and reads normally.
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(makePdf({ pages: 1 }))], { type: "application/pdf" }), "mp.pdf");
+    const up = await q.api("/v1/file/upload", { body: form });
+    expect((await q.api("/v1/pdf/info", { json: { url: up.body.url } })).body.info.PageCount).toBe(1);
+  });
+
   it("/readyz reports the store reachable", async () => {
     const r = await q.api("/readyz", { key: null });
     expect(r.status).toBe(200);

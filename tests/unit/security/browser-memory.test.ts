@@ -60,6 +60,10 @@ describe.skipIf(!hasChromium)("memory of the browser a job starts", () => {
     );
     expect(err?.status).toBe(413);
     expect(err?.message).toMatch(/more than 1500 MB/);
+
+    // The killed tree took its browser with it: the next job gets a fresh child and browser.
+    const after = await run(`${site.origin}/small`);
+    expect(readPdf(fs.readFileSync(after.outputs![0].path)).texts[0]).toContain("Small page");
   }, 180_000);
 
   it("readTreeRssKb sums a process and its descendants", async () => {

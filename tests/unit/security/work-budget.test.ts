@@ -8,6 +8,9 @@ import { checkPdfWork } from "@/lib/engine/pdf/work-budget";
 import { createSandboxPool, type SandboxPool } from "@/lib/jobs/sandbox/pool";
 import { makeInflationBombPdf } from "@/tests/helpers/bomb-fixtures";
 import { makePdf } from "@/tests/helpers/pdf-fixtures";
+import { makeTiff } from "@/tests/helpers/convert-fixtures";
+import { makeDocx } from "@/tests/helpers/office-fixtures";
+import { oversizedPng } from "@/tests/helpers/oversized-image";
 
 // Issue 10 §2 and §5: a bomb is refused before any work, in a moment, and never holds a worker.
 
@@ -39,6 +42,27 @@ async function failure(p: Promise<unknown>): Promise<QuireError> {
 }
 
 describe("work budget", () => {
+  it("counts the pages of every source it can before the work: PDF pages, TIFF pages and images from their headers", async () => {
+    const files: Array<[string, Buffer]> = [
+      ["five.pdf", makePdf({ pages: 5 })],
+      ["three.tif", makeTiff([0, 1, 2].map(() => ({ width: 4, height: 4, rgb: [9, 9, 9] as [number, number, number] })))],
+      // A header that declares 20000×20000 over data that cannot be decoded: counted, never decoded.
+      ["huge.png", await oversizedPng(20_000, 20_000)],
+      ["four.docx", makeDocx({ pages: 4 })],
+    ];
+    const sources = files.map(([name, bytes]) => {
+      fs.writeFileSync(path.join(dir, name), bytes);
+      return { path: path.join(dir, name), name, contentType: "", size: bytes.length, url: `https://example.com/${name}` };
+    });
+    const started = Date.now();
+    const r = await pool.run(
+      { opId: "work-budget", params: {}, sources, workDir: dir },
+      { fetchUrl: async () => { throw new QuireError(500, "none"); } },
+    );
+    expect(r.fields?.pages).toEqual([5, 3, 1, null]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it("measures an ordinary PDF: its pages and a few bytes of content", async () => {
     const doc = openPdf(makePdf({ pages: 7 }));
     try {
