@@ -86,6 +86,9 @@ describe("the dashboard's PDF preview runs in the sandbox", () => {
     expect(result.ms).toBeLessThan(4000 + 10_000);
     // The work budget refuses the bomb in about a second: a few calls are all that fit meanwhile.
     expect(latencies.length).toBeGreaterThan(0);
-    expect(Math.max(...latencies), `balance calls took ${latencies.map(Math.round).join(", ")} ms`).toBeLessThan(500);
+    const took = `balance calls took ${latencies.map(Math.round).join(", ")} ms`;
+    const sorted = [...latencies].sort((a, b) => a - b);
+    expect(sorted[Math.floor(sorted.length / 2)], took).toBeLessThan(100);
+    expect(sorted[sorted.length - 1], took).toBeLessThan(500);
   }, 120_000);
 });
