@@ -7,6 +7,8 @@
  */
 export interface MupdfRaw {
   HEAPF32: Float32Array;
+  HEAP32: Int32Array;
+  HEAPU32: Uint32Array;
   _wasm_stext_page_get_first_block(p: number): number;
   _wasm_stext_block_get_next(b: number): number;
   _wasm_stext_block_get_type(b: number): number;
@@ -46,7 +48,7 @@ let cached: MupdfRaw | null | undefined;
 export function mupdfRaw(): MupdfRaw | null {
   if (cached !== undefined) return cached;
   const m = (globalThis as { $libmupdf_wasm_Module?: Record<string, unknown> }).$libmupdf_wasm_Module;
-  const ok = !!m && m.HEAPF32 instanceof Float32Array && NEEDED.every((k) => typeof m[k] === "function");
+  const ok = !!m && m.HEAPF32 instanceof Float32Array && m.HEAP32 instanceof Int32Array && m.HEAPU32 instanceof Uint32Array && NEEDED.every((k) => typeof m[k] === "function");
   cached = ok ? (m as unknown as MupdfRaw) : null;
   return cached;
 }
