@@ -25,7 +25,7 @@ import sharp from "sharp";
 import { QuireError } from "@/lib/core/errors";
 import { assertImagePixels, imageLimitsFromEnv } from "@/lib/engine/images/probe-image";
 import { parsePages } from "@/lib/engine/pages";
-import { openPdf } from "@/lib/engine/pdf/open-pdf";
+import { openPdf, loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 import { parseLanguages } from "@/lib/engine/ocr/languages";
 import { ocrImage } from "@/lib/engine/ocr/ocr-image";
 import { ocrPlan, poolSize } from "@/lib/engine/ocr/pool";
@@ -134,7 +134,7 @@ async function pdfPageTexts(
     const ocrPages: number[] = [];
     let done = 0;
     // Size the parallelism to the render size (the first selected page stands for the rest).
-    const first = doc.loadPage(indices[0] ?? 0);
+    const first = loadPdfPage(doc, indices[0] ?? 0);
     const [fx0, fy0, fx1, fy1] = first.getBounds();
     first.destroy();
     const megapixels = ((fx1 - fx0) * (fy1 - fy0) * (dpi / 72) ** 2) / 1e6;
@@ -203,7 +203,7 @@ function withoutOverlaps(ocr: Word[], layer: Word[], page: PageText): Word[] {
  * render may grow it and detach any view).
  */
 export function renderForOcr(doc: mupdf.Document, index: number, dpi: number, gray: boolean, withoutText: boolean): Raster {
-  const page = doc.loadPage(index);
+  const page = loadPdfPage(doc, index);
   try {
     const scale = dpi / 72;
     const matrix = mupdf.Matrix.scale(scale, scale);

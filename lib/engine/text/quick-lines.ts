@@ -3,7 +3,7 @@ import type * as mupdf from "mupdf";
 import { QuireError } from "@/lib/core/errors";
 import { parsePages } from "@/lib/engine/pages";
 import { parseLanguages } from "@/lib/engine/ocr/languages";
-import { openPdf } from "@/lib/engine/pdf/open-pdf";
+import { openPdf, loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 import { getPageTexts, sniffKind, type PageTextsOptions, type PageTextsResult } from "@/lib/engine/text/page-texts";
 import type { PageText, Word } from "@/lib/engine/text/types";
 
@@ -32,7 +32,7 @@ interface StextJson {
 }
 
 export function quickPageText(doc: mupdf.Document, index: number, minTextLength: number): PageText | null {
-  const page = doc.loadPage(index);
+  const page = loadPdfPage(doc, index);
   try {
     const [bx0, by0, bx1, by1] = page.getBounds();
     const stext = page.toStructuredText("preserve-whitespace,clip");

@@ -4,6 +4,7 @@ import { mupdfRaw, type MupdfRaw } from "@/lib/engine/pdf/mupdf-handle";
 import { LayerWord, shiftCharBoxes } from "@/lib/engine/text/char-boxes";
 import { rotatePageText } from "@/lib/engine/text/rotate";
 import type { PageText, Rule, Word } from "@/lib/engine/text/types";
+import { loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 
 /**
  * Word boxes and ruling lines of PDF pages, from MuPDF's structured text.
@@ -50,7 +51,7 @@ export function extractPageText(
   index: number,
   opts: ExtractOptions = {},
 ): PageText {
-  const page = doc.loadPage(index);
+  const page = loadPdfPage(doc, index);
   try {
     const [bx0, by0, bx1, by1] = page.getBounds();
     const rotation = pageRotation(page);
