@@ -55,6 +55,12 @@ export interface PageTextsOptions {
   includeInvisible?: boolean;
   /** Called after each page is done (in completion order), e.g. for job logs. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Leave the pages that would be OCRed undone: they come back as read from the text layer and
+   * are listed in `deferredPages`, for the caller to read again without this flag (a helper
+   * process reading part of a document leaves OCR to the job's own process and its OCR pool).
+   */
+  deferOcr?: boolean;
 }
 
 export interface PageTextsResult {
@@ -64,6 +70,8 @@ export interface PageTextsResult {
   kind: "pdf" | "image";
   /** Indices of the pages that were OCRed. */
   ocrPages: number[];
+  /** With deferOcr: the pages that need OCR and were left undone (their entries are placeholders). */
+  deferredPages?: number[];
 }
 
 
@@ -132,6 +140,7 @@ async function pdfPageTexts(
     const minLen = opts.minTextLength ?? 8;
     const q = (((opts.rotation ?? 0) % 4) + 4) % 4;
     const ocrPages: number[] = [];
+    const deferredPages: number[] = [];
     let done = 0;
     // Size the parallelism to the render size (the first selected page stands for the rest).
     const first = loadPdfPage(doc, indices[0] ?? 0);
@@ -153,7 +162,9 @@ async function pdfPageTexts(
       const ocr = mode === "Always" || mode === "TextFromImagesOnly" || mode === "TextFromVectors" || (mode === "Auto" && chars < minLen);
       let page = rotatePageText(layer, q);
       const turn = (q + auto) % 4;
-      if (ocr) {
+      if (ocr && opts.deferOcr) {
+        deferredPages.push(index);
+      } else if (ocr) {
         ocrPages.push(index);
         const raster = renderForOcr(doc, index, dpi, plan.gray, mode === "TextFromImagesOnly");
         const keep = mode === "TextFromImagesOnly" || mode === "TextFromVectors";
@@ -171,7 +182,8 @@ async function pdfPageTexts(
       return page;
     });
     ocrPages.sort((a, b) => a - b);
-    return { pages, pageCount: count, kind: "pdf", ocrPages };
+    deferredPages.sort((a, b) => a - b);
+    return { pages, pageCount: count, kind: "pdf", ocrPages, ...(opts.deferOcr ? { deferredPages } : {}) };
   } finally {
     doc.destroy();
   }

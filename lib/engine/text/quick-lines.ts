@@ -107,8 +107,9 @@ export async function plainTextPages(bytes: Uint8Array, opts: PageTextsOptions):
     doc.destroy();
   }
   const rest = indices.filter((_, n) => pages[n] === null);
-  if (rest.length === 0) return { pages: pages as PageText[], pageCount: count, kind: "pdf", ocrPages: [] };
+  const deferred = opts.deferOcr ? { deferredPages: [] as number[] } : {};
+  if (rest.length === 0) return { pages: pages as PageText[], pageCount: count, kind: "pdf", ocrPages: [], ...deferred };
   const slow = await getPageTexts(bytes, { ...opts, pageIndices: rest, onProgress: undefined });
   const byIndex = new Map(slow.pages.map((p) => [p.index, p]));
-  return { pages: indices.map((i, n) => pages[n] ?? byIndex.get(i)!), pageCount: count, kind: "pdf", ocrPages: slow.ocrPages };
+  return { pages: indices.map((i, n) => pages[n] ?? byIndex.get(i)!), pageCount: count, kind: "pdf", ocrPages: slow.ocrPages, ...(opts.deferOcr ? { deferredPages: slow.deferredPages ?? [] } : {}) };
 }

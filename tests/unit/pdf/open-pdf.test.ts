@@ -59,7 +59,7 @@ describe("openPdf", () => {
       expect(doc.countPages()).toBe(3);
       const texts = [0, 1, 2].map((i) => {
         const p = doc.loadPage(i);
-        const st = p.toStructuredText();
+        const st = p.toStructuredText("preserve-whitespace");
         const t = st.asText().trim();
         st.destroy();
         p.destroy();
