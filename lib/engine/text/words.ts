@@ -605,12 +605,39 @@ function collectGraphics(
   }
   const device = new mupdf.Device(callbacks);
   try {
-    list.run(device, mupdf.Matrix.identity);
+    // Every wrapper the callbacks get is destroyed in them: no finalizer entry is needed.
+    withoutFinalizers([mupdf.Path, mupdf.ColorSpace, mupdf.StrokeState, mupdf.Text], () => list.run(device, mupdf.Matrix.identity));
     device.close();
   } finally {
     device.destroy();
   }
   return { rules: wantRules ? mergeRules(rules) : rules, invisible };
+}
+
+/**
+ * Runs `fn` (synchronous) with MuPDF.js's finalizer registration switched off for the wrapper
+ * classes given: each wrapper MuPDF.js makes costs a FinalizationRegistry entry (and its
+ * removal), a large share of a device run over a page of table borders. Only for code that
+ * destroys every wrapper of those classes it is handed before returning (a destroyed wrapper
+ * needs no finalizer); wrappers that would outlive it must not be made inside.
+ */
+function withoutFinalizers(classes: unknown[], fn: () => void): void {
+  const noop = { register() {}, unregister() {} };
+  const saved = classes.map((c) => {
+    const k = c as { _finalizer?: unknown };
+    const own = Object.prototype.hasOwnProperty.call(k, "_finalizer");
+    const before = { k, own, value: k._finalizer };
+    k._finalizer = noop;
+    return before;
+  });
+  try {
+    fn();
+  } finally {
+    for (const { k, own, value } of saved) {
+      if (own) k._finalizer = value;
+      else delete k._finalizer;
+    }
+  }
 }
 
 /** The part of MuPDF.js's (unexported) DeviceFunctions used here. */
