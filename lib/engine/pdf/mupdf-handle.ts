@@ -15,6 +15,8 @@ export interface MupdfRaw {
   _wasm_stext_block_get_first_line(b: number): number;
   _wasm_stext_line_get_next(l: number): number;
   _wasm_stext_line_get_dir(l: number): number;
+  _wasm_stext_line_get_bbox(l: number): number;
+  _wasm_stext_line_get_wmode(l: number): number;
   _wasm_stext_line_get_first_char(l: number): number;
   _wasm_stext_char_get_next(c: number): number;
   _wasm_stext_char_get_c(c: number): number;
@@ -32,6 +34,8 @@ const NEEDED = [
   "_wasm_stext_block_get_first_line",
   "_wasm_stext_line_get_next",
   "_wasm_stext_line_get_dir",
+  "_wasm_stext_line_get_bbox",
+  "_wasm_stext_line_get_wmode",
   "_wasm_stext_line_get_first_char",
   "_wasm_stext_char_get_next",
   "_wasm_stext_char_get_c",
