@@ -120,7 +120,7 @@ function rawLines(M: MupdfRaw, stext: mupdf.StructuredText): StextLine[] | null 
         if (Number.isNaN(bbox.x + bbox.y + bbox.w + bbox.h)) return null;
         let font = fonts.get(fontPtr);
         if (!font) {
-          const f = new mupdf.Font(fontPtr);
+          const f = new mupdf.Font(fontPtr as unknown as string);
           try {
             font = { name: f.getName(), weight: f.isBold() ? "bold" : "normal", style: f.isItalic() ? "italic" : "normal", size: 0 };
           } finally {
