@@ -81,6 +81,17 @@ async function csvPipeline(bytes: Uint8Array, onProgress?: (done: number, total:
   return toCsv(segmentRows(analysePages(texts.pages, opts.table, opts.area)));
 }
 
+/** CPU time of this process's waited-for children (Linux /proc, clock ticks of 10 ms), ms. */
+function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[13]) + Number(f[14])) * 10; // cutime, cstime
+  } catch {
+    return 0;
+  }
+}
+
 /** Best of `runs` of each, run alternately (a load change hits both alike). */
 async function alternate(runs: number, a: () => Promise<unknown> | unknown, b: () => Promise<unknown> | unknown): Promise<[number, number]> {
   const ta: number[] = [];
@@ -115,10 +126,31 @@ async function benchCsv(dir: string) {
 
   let csv = "";
   await csvPipeline(readFileSync(file)); // warm-up (WASM, JIT)
-  const [one, p1] = await alternate(3, async () => (csv = await csvPipeline(readFileSync(file))), popplerOr(() => {}));
-  console.log(`\n1. PDF → CSV and text, ${pages}-page text PDF (${(pdf.length / 1024).toFixed(0)} KB, ${csv.split("\r\n").length - 1} CSV rows), best of 3, alternating with pdftotext`);
+  // CPU time too (this process's; pdftotext's from the kernel's count of waited-for children):
+  // unlike wall time it hardly moves with other load on the machine.
+  let ownCpu = 0;
+  let toolCpu = 0;
+  const [one, p1] = await alternate(
+    5,
+    async () => {
+      const c = process.cpuUsage();
+      csv = await csvPipeline(readFileSync(file));
+      const d = process.cpuUsage(c);
+      ownCpu = Math.min(ownCpu || Infinity, (d.user + d.system) / 1000);
+    },
+    popplerOr(() => {}),
+  );
+  if (hasPoppler) {
+    for (let r = 0; r < 5; r++) {
+      const before = childrenCpuMs();
+      poppler(0)();
+      toolCpu = Math.min(toolCpu || Infinity, childrenCpuMs() - before);
+    }
+  }
+  console.log(`\n1. PDF → CSV and text, ${pages}-page text PDF (${(pdf.length / 1024).toFixed(0)} KB, ${csv.split("\r\n").length - 1} CSV rows), best of 5, alternating with pdftotext`);
   if (!hasPoppler) console.log("   pdftotext not installed (apt-get install poppler-utils) — no ratio");
   console.log(line("CSV, in this process (one thread)", one, p1));
+  if (hasPoppler) console.log(`   CPU time: Quire ${ownCpu.toFixed(0)} ms, pdftotext -layout ${toolCpu.toFixed(0)} ms (ratio ${fmt(toolCpu / ownCpu, 2)}; ±10 ms, the kernel counts in ticks)`);
 
   // The runners as a job runs them: in the sandbox pool (WORKERS children, 2 by default), the
   // pages split among the free children; minus HTTP, download and storage.
