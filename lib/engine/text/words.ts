@@ -519,13 +519,13 @@ function collectGraphics(
     }
   };
 
-  const walkPath = (path: mupdf.Path, ctm: M6, filled: boolean) => {
+  const walkPath = (walk: (walker: PathWalker) => void, ctm: M6, filled: boolean) => {
     // Collect subpaths as point lists; an axis-aligned 4-corner closed subpath is a rectangle.
     const subpaths: [number, number][][] = [];
     let cur: [number, number][] = [];
     let start: [number, number] | null = null;
     let curved = false;
-    path.walk({
+    walk({
       moveTo(x, y) {
         if (cur.length > 1) subpaths.push(cur);
         start = apply(ctm, x, y);
@@ -566,7 +566,7 @@ function collectGraphics(
         // White fills are usually cell backgrounds or erasers, not lines.
         if (color.length >= 3 && color.every((c) => c > 0.97)) return;
         if (color.length === 1 && color[0] > 0.97) return;
-        walkPath(path, ctm as M6, true);
+        walkPath((w) => path.walk(w), ctm as M6, true);
       } finally {
         path.destroy();
         cs.destroy();
@@ -576,7 +576,7 @@ function collectGraphics(
       try {
         if (!wantRules || alpha === 0) return;
         if (color.length >= 3 && color.every((c) => c > 0.97)) return;
-        walkPath(path, ctm as M6, false);
+        walkPath((w) => path.walk(w), ctm as M6, false);
       } finally {
         path.destroy();
         stroke.destroy();
@@ -606,12 +606,92 @@ function collectGraphics(
   const device = new mupdf.Device(callbacks);
   try {
     // Every wrapper the callbacks get is destroyed in them: no finalizer entry is needed.
-    withoutFinalizers([mupdf.Path, mupdf.ColorSpace, mupdf.StrokeState, mupdf.Text], () => list.run(device, mupdf.Matrix.identity));
+    const run = () => list.run(device, mupdf.Matrix.identity);
+    withoutFinalizers([mupdf.Path, mupdf.ColorSpace, mupdf.StrokeState, mupdf.Text], () =>
+      wantRules ? withRawPaths(walkPath, run) : run(),
+    );
     device.close();
   } finally {
     device.destroy();
   }
   return { rules: wantRules ? mergeRules(rules) : rules, invisible };
+}
+
+/** The part of MuPDF.js's path walker used here. */
+type PathWalker = Parameters<mupdf.Path["walk"]>[0];
+
+/** MuPDF.js's dispatchers, which its WASM code calls for a JS device's paths and for a path walk. */
+type Dispatch = Record<string, (...args: number[]) => void>;
+
+/**
+ * Runs `fn` (a synchronous device run) with the device's fillPath/strokePath served straight
+ * from MuPDF's memory: MuPDF.js's dispatchers make three wrapper objects (path, colour space,
+ * stroke), two arrays and a path table entry for each path, most of the time of ruling-line
+ * detection on a page of table borders. During the run (synchronous: no other device can be
+ * called) its dispatchers for fill_path, stroke_path and the path walk are swapped for ones that
+ * read the matrix and colour from memory and walk the path by pointer, with the same checks as
+ * the callbacks (alpha, white) and the same `walkPath`. Plain `fn` when MuPDF.js's internals are
+ * not as expected (or QUIRE_PLAIN_WALK=1).
+ */
+function withRawPaths(
+  walkPath: (walk: (walker: PathWalker) => void, ctm: M6, filled: boolean) => void,
+  fn: () => void,
+): void {
+  const g = globalThis as { $libmupdf_device?: Dispatch; $libmupdf_path_walk?: Dispatch };
+  const D = g.$libmupdf_device;
+  const P = g.$libmupdf_path_walk;
+  const M = process.env.QUIRE_PLAIN_WALK === "1" ? null : mupdfRaw();
+  const walkFn = (M as unknown as { _wasm_walk_path?: (path: number, id: number) => void } | null)?._wasm_walk_path;
+  const names = ["fill_path", "stroke_path", "moveto", "lineto", "curveto", "closepath"];
+  if (!M || !D || !P || typeof walkFn !== "function" || !names.every((k) => typeof (k.endsWith("_path") ? D[k] : P[k]) === "function")) {
+    fn();
+    return;
+  }
+  const floats = (ptr: number, n: number) => {
+    const F = M.HEAPF32;
+    const at = ptr >> 2;
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) out.push(F[at + i]);
+    return out;
+  };
+  let walker: PathWalker | null = null;
+  const byPointer = (path: number) => (w: PathWalker) => {
+    walker = w;
+    try {
+      walkFn(path, 0);
+    } finally {
+      walker = null;
+    }
+  };
+  const saved = { fill: D.fill_path, stroke: D.stroke_path, moveto: P.moveto, lineto: P.lineto, curveto: P.curveto, closepath: P.closepath };
+  D.fill_path = (_id, path, _evenOdd, ctm, _cs, n, colors, alpha) => {
+    if (alpha === 0) return;
+    const color = floats(colors, n);
+    // White fills are usually cell backgrounds or erasers, not lines.
+    if (color.length >= 3 && color.every((c) => c > 0.97)) return;
+    if (color.length === 1 && color[0] > 0.97) return;
+    walkPath(byPointer(path), floats(ctm, 6) as M6, true);
+  };
+  D.stroke_path = (_id, path, _stroke, ctm, _cs, n, colors, alpha) => {
+    if (alpha === 0) return;
+    const color = floats(colors, n);
+    if (color.length >= 3 && color.every((c) => c > 0.97)) return;
+    walkPath(byPointer(path), floats(ctm, 6) as M6, false);
+  };
+  P.moveto = (_id, x, y) => walker?.moveTo?.(x, y);
+  P.lineto = (_id, x, y) => walker?.lineTo?.(x, y);
+  P.curveto = (_id, x1, y1, x2, y2, x3, y3) => walker?.curveTo?.(x1, y1, x2, y2, x3, y3);
+  P.closepath = () => walker?.closePath?.();
+  try {
+    fn();
+  } finally {
+    D.fill_path = saved.fill;
+    D.stroke_path = saved.stroke;
+    P.moveto = saved.moveto;
+    P.lineto = saved.lineto;
+    P.curveto = saved.curveto;
+    P.closepath = saved.closepath;
+  }
 }
 
 /**
