@@ -92,6 +92,42 @@ function childrenCpuMs(): number {
   }
 }
 
+/** CPU time (ms) of each direct child process (the sandbox children) spent during `job`, best of 3 by total. */
+async function childCpuOf(job: () => Promise<unknown>): Promise<number[]> {
+  const read = () => {
+    const out = new Map<number, number>();
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        if (Number(f[1]) === process.pid) out.set(Number(pid), (Number(f[11]) + Number(f[12])) * 10); // utime, stime
+      } catch {
+        /* gone */
+      }
+    }
+    return out;
+  };
+  let best: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const before = read();
+    await job();
+    const after = read();
+    const used = [...after].map(([pid, ms]) => ms - (before.get(pid) ?? ms)).filter((ms) => ms > 0).sort((a, b) => b - a);
+    if (!best.length || used.reduce((a, b) => a + b, 0) < best.reduce((a, b) => a + b, 0)) best = used;
+  }
+  return best;
+}
+
+function cpuSplit(used: number[], toolCpu: number): string {
+  if (!used.length) return "CPU per child: not measured (no /proc)";
+  const longest = used[0];
+  return (
+    `CPU per child: ${used.map((ms) => `${ms} ms`).join(" + ")} (the longest is the job's time on free cores)` +
+    (toolCpu ? `; pdftotext ${toolCpu.toFixed(0)} ms CPU: ratio on free cores ≈ ${fmt(toolCpu / longest, 2)}` : "")
+  );
+}
+
 /** Best of `runs` of each, run alternately (a load change hits both alike). */
 async function alternate(runs: number, a: () => Promise<unknown> | unknown, b: () => Promise<unknown> | unknown): Promise<[number, number]> {
   const ta: number[] = [];
@@ -168,8 +204,10 @@ async function benchCsv(dir: string) {
     await Promise.all([csvJob(), csvJob(), textJob(), textJob()]); // warm-up: every child loads its runners
     const [pc, p2] = await alternate(5, csvJob, popplerOr(() => {}, 10));
     console.log(line(`CSV, sandbox pool (${workers} children)`, pc, p2));
+    console.log(`   ${cpuSplit(await childCpuOf(csvJob), toolCpu)}`);
     const [pt, p3] = await alternate(5, textJob, popplerOr(() => {}, 10));
     console.log(line(`text (/convert/to/text), sandbox pool`, pt, p3));
+    console.log(`   ${cpuSplit(await childCpuOf(textJob), toolCpu)}`);
   } finally {
     await pool.close();
   }
