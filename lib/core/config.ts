@@ -377,7 +377,7 @@ export const internalEnv: Record<string, string> = {
   AWS_ACCESS_KEY_ID: "the AWS SDK's own fallback for S3_ACCESS_KEY_ID",
   AWS_SECRET_ACCESS_KEY: "the AWS SDK's own fallback for S3_SECRET_ACCESS_KEY",
   CI: "set by CI systems",
-  QUIRE_PLAIN_WALK: "debugging: read words with MuPDF.js's own walk instead of the fast path (to compare them)",
+  QUIRE_PLAIN_WALK: "debugging: read words and plain-text lines through MuPDF.js's public API (its walk, its JSON) instead of the raw reads (to compare them)",
   PATH: "the system's search path (for finding soffice)",
   VITEST: "set by the test runner",
 };

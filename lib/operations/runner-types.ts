@@ -37,6 +37,18 @@ export interface RunContext<P> {
   fetchUrl(url: string): Promise<{ bytes: Buffer; contentType: string; name: string }>;
   /** Progress messages for logs; optional. */
   log(message: string): void;
+  /**
+   * How many other sandbox children this job may use at most (the pool's size less one); 0 or
+   * unset outside a pool. With runBeside, a job over many pages splits its pages among them.
+   */
+  besideSlots?: number;
+  /**
+   * Runs an internal task (lib/operations/runners.ts) in another sandbox child that is free now,
+   * on this job's sources and work directory, inside this job's time and memory budget; the
+   * job is charged once, for its own result. Resolves null when no child is free (the caller
+   * then does the work itself); rejects with the task's error.
+   */
+  runBeside?(opId: string, params: unknown): Promise<RunResult | null>;
 }
 
 export interface RunResult {

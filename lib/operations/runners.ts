@@ -73,6 +73,7 @@ export const operationRunners: Record<string, RunnerLoader> = {
 const internalRunners: Record<string, RunnerLoader> = {
   "pdf-preview": () => import("./internal/pdf-preview").then((m) => m.run),
   "work-budget": () => import("./internal/work-budget").then((m) => m.run),
+  "page-chunk": () => import("./internal/page-chunk").then((m) => m.run),
 };
 
 /** The runner of an operation or internal task id, or undefined. */

@@ -40,6 +40,29 @@ describe("PDF → text, data and images over HTTP", () => {
     expect(r.body.body).toMatch(/left text 2 of the page {2,}right text 2 of the page/);
   });
 
+  it("POST /v1/pdf/convert/to/csv and /text (40 pages read by two sandbox processes; charged once per page)", async () => {
+    const many = makeTablesPdf(
+      Array.from({ length: 40 }, (_, i) => ({
+        texts: [{ x: 72, y: 60, text: `Ledger page ${i + 1}`, size: 14 }],
+        tables: [{ x: 72, y: 100, cols: [100, 80], rows: [["Item", "Total"], [`Item ${i + 1}`, `${i + 1}.00`]] }],
+      })),
+    );
+    const url = await uploadBytes(q, many, "ledger.pdf", "application/pdf");
+    const csv = await q.api("/v1/pdf/convert/to/csv", { json: { url, inline: true } });
+    expect(csv.status, JSON.stringify(csv.body)).toBe(200);
+    expect(csv.body.pageCount).toBe(40);
+    expect(csv.body.credits).toBe(41);
+    const body = csv.body.body as string;
+    expect(body.indexOf('"Ledger page 1"')).toBeLessThan(body.indexOf('"Ledger page 21"'));
+    expect(body).toContain('"Item 40","40.00"');
+    const text = await q.api("/v1/pdf/convert/to/text", { json: { url, inline: true } });
+    expect(text.status, JSON.stringify(text.body)).toBe(200);
+    expect(text.body.credits).toBe(41);
+    const pagesText = (text.body.body as string).split("\f");
+    expect(pagesText).toHaveLength(40);
+    expect(pagesText[39]).toContain("Ledger page 40");
+  });
+
   it("POST /v1/pdf/convert/to/text-simple (reading order, file output, lineEnding)", async () => {
     const r = await q.api("/v1/pdf/convert/to/text-simple", { json: { url: src, lineending: "lf", name: "plain" } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -267,10 +267,13 @@ export function encryptPdf(bytes: Uint8Array, options: EncryptOptions = {}): Buf
 
 /**
  * Files that must be refused with 442: random bytes, a PDF cut after its first 100 bytes,
- * an HTML page, a PDF with an empty page tree, an empty file.
+ * an HTML page, a PDF with an empty page tree, an empty file, and two page trees that count
+ * pages they cannot deliver (MuPDF opens them and fails only when a page is loaded, as with
+ * qpdf's fuzzed files): /Kids misspelt ("malformed page tree") and a /Kids array whose
+ * second reference is cut by a stray "+" ("cycle in page tree").
  */
 export function makeDamagedPdf(
-  kind: "random" | "truncated" | "html" | "no-pages" | "empty" = "random",
+  kind: "random" | "truncated" | "html" | "no-pages" | "empty" | "kids-missing" | "kids-broken" = "random",
 ): Buffer {
   switch (kind) {
     case "random": {
@@ -297,7 +300,23 @@ export function makeDamagedPdf(
       );
     case "empty":
       return Buffer.alloc(0);
+    case "kids-missing":
+      return pageTreePdf("<</Type/Pages/Count 2/KidJ[3 0 R 3 0 R]>>");
+    case "kids-broken":
+      return pageTreePdf("<</Type/Pages/Count 2/Kids[3 0+R 3 0 R]>>");
   }
+}
+
+/** A one-page PDF (no xref: MuPDF repairs it) whose /Pages object is `pages`. */
+function pageTreePdf(pages: string): Buffer {
+  const content = "BT /F1 12 Tf 20 100 Td (Page one) Tj ET";
+  return Buffer.from(
+    "%PDF-1.4\n1 0 obj\n<</Type/Catalog/Pages 2 0 R>>\nendobj\n" +
+      `2 0 obj\n${pages}\nendobj\n` +
+      "3 0 obj\n<</Type/Page/MediaBox[0 0 200 200]/Parent 2 0 R/Contents 4 0 R/Resources<</Font<</F1<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>>>>>>>\nendobj\n" +
+      `4 0 obj\n<</Length ${content.length}>>\nstream\n${content}\nendstream\nendobj\n` +
+      "trailer\n<</Root 1 0 R/Size 5>>\n%%EOF\n",
+  );
 }
 
 /** The text of every page (MuPDF structured text), trimmed, for checking outputs. */

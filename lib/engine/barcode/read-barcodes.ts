@@ -9,6 +9,7 @@ import { assertImagePixels, imageLimitsFromEnv } from "@/lib/engine/images/probe
 import { toPnm, type Raster } from "@/lib/engine/ocr/preprocess";
 import { rasterFromPixmap } from "@/lib/engine/text/page-texts";
 import { readableTypeNames, readFormatsOf } from "./barcode-types";
+import { loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 
 /**
  * Barcodes on PDF pages and in images with ZXing (zxing-wasm's reader build). The WebAssembly
@@ -61,7 +62,7 @@ const DPI = 200;
 
 /** The barcodes of one page (0-based), rendered in gray at 200 dpi, of the given ZXing formats. Boxes in points. */
 export async function readPageBarcodes(doc: mupdf.Document, index: number, formats: ReadInputBarcodeFormat[]): Promise<FoundBarcode[]> {
-  const page = doc.loadPage(index);
+  const page = loadPdfPage(doc, index);
   let raster: Raster;
   try {
     const scale = DPI / 72;

@@ -1,5 +1,5 @@
 import "server-only";
-import { openPdf } from "@/lib/engine/pdf/open-pdf";
+import { openPdf, loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 import { getPageTexts, sniffKind, type OcrMode } from "@/lib/engine/text/page-texts";
 import type { PageText } from "@/lib/engine/text/types";
 import { buildLayout, layoutText } from "@/lib/engine/invoice/layout";
@@ -53,7 +53,7 @@ export async function readClassifierText(
     try {
       count = doc.countPages();
       for (let i = 0; i < Math.min(count, MAX_OCR_PAGES); i++) {
-        const page = doc.loadPage(i);
+        const page = loadPdfPage(doc, i);
         try {
           formFields += page.getWidgets().length;
         } catch {

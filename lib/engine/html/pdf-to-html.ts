@@ -13,6 +13,7 @@ import { groupLines, type TextLine } from "@/lib/engine/tables/lines";
 import { extractPageImages } from "@/lib/engine/text/images";
 import { decodeImagePage, probeImage } from "@/lib/engine/text/page-texts";
 import type { PageText, Word } from "@/lib/engine/text/types";
+import { loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 
 /**
  * PDF (or scan/image) pages → one HTML document.
@@ -182,7 +183,7 @@ async function richPages(pages: PageText[], doc: mupdf.Document, opts: HtmlOptio
     for (const page of pages) {
       let glyphs: Glyph[] = [];
       if (embed) {
-        const p = doc.loadPage(page.index);
+        const p = loadPdfPage(doc, page.index);
         try {
           glyphs = collectGlyphs(p, displayMatrix(p, q), table);
           if (pdf) fontFacts(pdf, page.index, facts);
@@ -285,7 +286,7 @@ async function richPage(
   }
   flush();
   if (drawn) {
-    const p = doc.loadPage(page.index);
+    const p = loadPdfPage(doc, page.index);
     try {
       const drawing = await pageDrawing(
         p,
@@ -494,7 +495,7 @@ async function background(page: PageText, source: PageSource, width: number, hei
   const [rw, rh] = q % 2 ? [h, w] : [w, h];
   let raw: { data: Uint8Array; width: number; height: number; channels: 3 } | null = null;
   if (source.kind === "pdf") {
-    const p = source.doc.loadPage(page.index);
+    const p = loadPdfPage(source.doc, page.index);
     try {
       const [bx0, by0, bx1, by1] = p.getBounds();
       const sx = rw / (bx1 - bx0);

@@ -1,6 +1,6 @@
 import "server-only";
 import { QuireError } from "@/lib/core/errors";
-import { openPdf } from "@/lib/engine/pdf/open-pdf";
+import { openPdf, loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 import { getPageTexts, sniffKind } from "@/lib/engine/text/page-texts";
 import type { PageText } from "@/lib/engine/text/types";
 import { analysePage } from "@/lib/engine/tables/page-tables";
@@ -166,7 +166,7 @@ export async function readInvoice(
 function hasImages(bytes: Uint8Array, password: string | undefined, index: number): boolean {
   const doc = openPdf(bytes, password);
   try {
-    const page = doc.loadPage(index);
+    const page = loadPdfPage(doc, index);
     const [x0, y0, x1, y1] = page.getBounds();
     const area = (x1 - x0) * (y1 - y0);
     const st = page.toStructuredText("preserve-images");

@@ -7,12 +7,16 @@
  */
 export interface MupdfRaw {
   HEAPF32: Float32Array;
+  HEAP32: Int32Array;
+  HEAPU32: Uint32Array;
   _wasm_stext_page_get_first_block(p: number): number;
   _wasm_stext_block_get_next(b: number): number;
   _wasm_stext_block_get_type(b: number): number;
   _wasm_stext_block_get_first_line(b: number): number;
   _wasm_stext_line_get_next(l: number): number;
   _wasm_stext_line_get_dir(l: number): number;
+  _wasm_stext_line_get_bbox(l: number): number;
+  _wasm_stext_line_get_wmode(l: number): number;
   _wasm_stext_line_get_first_char(l: number): number;
   _wasm_stext_char_get_next(c: number): number;
   _wasm_stext_char_get_c(c: number): number;
@@ -30,6 +34,8 @@ const NEEDED = [
   "_wasm_stext_block_get_first_line",
   "_wasm_stext_line_get_next",
   "_wasm_stext_line_get_dir",
+  "_wasm_stext_line_get_bbox",
+  "_wasm_stext_line_get_wmode",
   "_wasm_stext_line_get_first_char",
   "_wasm_stext_char_get_next",
   "_wasm_stext_char_get_c",
@@ -46,7 +52,7 @@ let cached: MupdfRaw | null | undefined;
 export function mupdfRaw(): MupdfRaw | null {
   if (cached !== undefined) return cached;
   const m = (globalThis as { $libmupdf_wasm_Module?: Record<string, unknown> }).$libmupdf_wasm_Module;
-  const ok = !!m && m.HEAPF32 instanceof Float32Array && NEEDED.every((k) => typeof m[k] === "function");
+  const ok = !!m && m.HEAPF32 instanceof Float32Array && m.HEAP32 instanceof Int32Array && m.HEAPU32 instanceof Uint32Array && NEEDED.every((k) => typeof m[k] === "function");
   cached = ok ? (m as unknown as MupdfRaw) : null;
   return cached;
 }

@@ -206,3 +206,19 @@ function describe(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
   return msg.replace(/\s+/g, " ").trim().slice(0, 200) || "unknown error";
 }
+
+/**
+ * doc.loadPage for reading a page's content: MuPDF's complaint about a damaged page tree or page
+ * object (a cycle, a malformed node found only when the page is looked up) answers 442 naming
+ * the page, not an internal error. Engine traps pass through (the pool replaces the process).
+ */
+export function loadPdfPage(doc: mupdf.PDFDocument, index: number): mupdf.PDFPage;
+export function loadPdfPage(doc: mupdf.Document, index: number): mupdf.Page;
+export function loadPdfPage(doc: mupdf.Document, index: number): mupdf.Page {
+  try {
+    return doc.loadPage(index);
+  } catch (e) {
+    if (e instanceof QuireError || engineTrapCause(e)) throw e;
+    throw new QuireError(442, `the file is damaged: page ${index + 1} cannot be read (${describe(e)}).`);
+  }
+}

@@ -2,6 +2,7 @@ import "server-only";
 import * as mupdf from "mupdf";
 import { QuireError } from "@/lib/core/errors";
 import { fmt } from "@/lib/engine/edit/color";
+import { loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 
 /**
  * Makes pages unsearchable (POST /v1/pdf/makeunsearchable, and `makeUnsearchable` of the text
@@ -24,7 +25,7 @@ export function rasterizePages(doc: mupdf.PDFDocument, pages: number[], opts: Ra
   const dpi = opts.dpi ?? 200;
   const quality = opts.quality ?? 85;
   for (const index of pages) {
-    const page = doc.loadPage(index);
+    const page = loadPdfPage(doc, index);
     try {
       const bounds = page.getBounds();
       const pixels = Math.ceil((bounds[2] - bounds[0]) * (dpi / 72)) * Math.ceil((bounds[3] - bounds[1]) * (dpi / 72));

@@ -4,6 +4,7 @@ import sharp from "sharp";
 import { QuireError } from "@/lib/core/errors";
 import { imageLimitsFromEnv } from "@/lib/engine/images/probe-image";
 import type { Area } from "@/lib/engine/tables/extract-tables";
+import { loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 
 /**
  * PDF pages as images: MuPDF renders each page to RGB pixels, sharp encodes them (PNG, JPEG,
@@ -36,7 +37,7 @@ const MAX_PAGE_PIXELS = 200_000_000;
  * cropped to `area` (pt, top-left origin of the page as displayed) when given.
  */
 export function renderPageRgb(doc: mupdf.Document, index: number, dpi: number, area?: Area): RawPage {
-  const page = doc.loadPage(index);
+  const page = loadPdfPage(doc, index);
   try {
     const scale = dpi / 72;
     const [bx0, by0, bx1, by1] = page.getBounds();

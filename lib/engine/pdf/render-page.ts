@@ -1,7 +1,7 @@
 import "server-only";
 import * as mupdf from "mupdf";
 import { QuireError } from "@/lib/core/errors";
-import { openPdf } from "@/lib/engine/pdf/open-pdf";
+import { openPdf, loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 
 export interface RenderOptions {
   /** Resolution in dots per inch (default 96; 1 to 1200). */
@@ -36,7 +36,7 @@ export function renderPage(
       `page ${pageIndex} is past the last page (${count - 1}); the document has ${count} page(s).`,
     );
   }
-  const page = doc.loadPage(pageIndex);
+  const page = loadPdfPage(doc, pageIndex);
   try {
     const scale = dpi / 72;
     const [x0, y0, x1, y1] = page.getBounds();

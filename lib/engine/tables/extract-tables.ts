@@ -116,11 +116,24 @@ export function segmentRows(segments: Segment[]): string[][] {
 
 /** RFC 4180 CSV with every cell quoted and CR LF after each row (the seed's format). */
 export function toCsv(rows: string[][]): string {
-  let out = "";
-  for (const r of rows) {
-    out += r.map((c) => `"${clean(c).replace(/"/g, '""')}"`).join(",") + "\r\n";
+  const lines = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    let line = "";
+    for (let k = 0; k < r.length; k++) {
+      if (!(k in r)) line += k ? "," : ""; // a hole stays empty, unquoted, as Array#join leaves it
+      else line += (k ? ',"' : '"') + csvCell(r[k]) + '"';
+    }
+    lines[i] = line + "\r\n";
   }
-  return out;
+  return lines.join("");
+}
+
+/** Characters a cell may not keep as they are: quotes (doubled) and control characters other than line breaks. */
+const NEEDS_CLEANING = /["\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f]/;
+
+function csvCell(c: string): string {
+  return NEEDS_CLEANING.test(c) ? clean(c).replace(/"/g, '""') : c;
 }
 
 function clean(s: string): string {

@@ -132,7 +132,7 @@ export function parseArea(rect: string | undefined, extractionArea: number[] | u
 }
 
 /** 454 when the area misses a selected page entirely. */
-export function checkAreaOnPages(area: Area | undefined, pages: PageText[], field = "rect"): void {
+export function checkAreaOnPages(area: Area | undefined, pages: Pick<PageText, "index" | "width" | "height">[], field = "rect"): void {
   if (!area) return;
   for (const p of pages) {
     if (area.x >= p.width || area.y >= p.height) {

@@ -124,29 +124,24 @@ function buildGrid(hs: { x0: number; y0: number; x1: number; y1: number }[], vs:
   const nRows = ys.length - 1;
   if (nCols < 1 || nRows < 1) return null;
 
+  // The rules on each grid line, found once (not once per cell), in their original order.
+  const vsAt = xs.map((x) => vs.filter((v) => Math.abs(v.x0 - x) <= TOL));
+  const hsAt = ys.map((y) => hs.filter((h) => Math.abs(h.y0 - y) <= TOL));
   // covered(v-line at xs[c], between ys[r] and ys[r+1])?
   const hasV = (c: number, r: number): boolean => {
     if (c === 0 || c === nCols) return true; // the outer edge always closes the cell
-    const x = xs[c];
     const a = ys[r];
     const b = ys[r + 1];
     let cov = 0;
-    for (const v of vs) {
-      if (Math.abs(v.x0 - x) > TOL) continue;
-      cov += Math.max(0, Math.min(b, v.y1) - Math.max(a, v.y0));
-    }
+    for (const v of vsAt[c]) cov += Math.max(0, Math.min(b, v.y1) - Math.max(a, v.y0));
     return cov >= 0.5 * (b - a);
   };
   const hasH = (r: number, c: number): boolean => {
     if (r === 0 || r === nRows) return true;
-    const y = ys[r];
     const a = xs[c];
     const b = xs[c + 1];
     let cov = 0;
-    for (const h of hs) {
-      if (Math.abs(h.y0 - y) > TOL) continue;
-      cov += Math.max(0, Math.min(b, h.x1) - Math.max(a, h.x0));
-    }
+    for (const h of hsAt[r]) cov += Math.max(0, Math.min(b, h.x1) - Math.max(a, h.x0));
     return cov >= 0.5 * (b - a);
   };
 

@@ -38,8 +38,17 @@ const RTL_RE = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
  */
 export function spaceEm(w: Word): number {
   if (w.ocr) return 0.4;
-  return /courier|mono|consol|typewriter|fixed/i.test(w.fontName) ? 0.6 : 0.27;
+  let em = spaceEmByFont.get(w.fontName);
+  if (em === undefined) {
+    em = /courier|mono|consol|typewriter|fixed/i.test(w.fontName) ? 0.6 : 0.27;
+    if (spaceEmByFont.size >= 1000) spaceEmByFont.clear();
+    spaceEmByFont.set(w.fontName, em);
+  }
+  return em;
 }
+
+/** spaceEm by font name: a page has a few fonts and thousands of word gaps. */
+const spaceEmByFont = new Map<string, number>();
 
 /** Groups words into visual lines, top to bottom; words in a line are left to right. */
 export function groupLines(words: Word[], opts: LineOptions = {}): TextLine[] {
@@ -132,6 +141,15 @@ export function bbox(words: { x0: number; y0: number; x1: number; y1: number }[]
 
 /** True when most letters of the text are right-to-left (Hebrew, Arabic...). */
 export function isRtl(text: string): boolean {
+  // Most text has no character at or past U+0590, where right-to-left scripts start: no regex then.
+  let high = false;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) >= 0x0590) {
+      high = true;
+      break;
+    }
+  }
+  if (!high) return false;
   let rtl = 0;
   let ltr = 0;
   for (const ch of text) {

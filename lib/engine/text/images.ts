@@ -1,5 +1,6 @@
 import "server-only";
 import * as mupdf from "mupdf";
+import { loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 
 /** An image drawn on a page: its box (pt, top-left origin, displayed page space) and PNG bytes. */
 export interface PageImage {
@@ -20,7 +21,7 @@ export interface PageImage {
 export function extractPageImages(doc: mupdf.Document, index: number, opts: { minSize?: number; max?: number } = {}): PageImage[] {
   const minSize = opts.minSize ?? 4;
   const max = opts.max ?? 200;
-  const page = doc.loadPage(index);
+  const page = loadPdfPage(doc, index);
   const out: PageImage[] = [];
   try {
     const [bx0, by0] = page.getBounds();

@@ -25,7 +25,7 @@ import sharp from "sharp";
 import { QuireError } from "@/lib/core/errors";
 import { assertImagePixels, imageLimitsFromEnv } from "@/lib/engine/images/probe-image";
 import { parsePages } from "@/lib/engine/pages";
-import { openPdf } from "@/lib/engine/pdf/open-pdf";
+import { openPdf, loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 import { parseLanguages } from "@/lib/engine/ocr/languages";
 import { ocrImage } from "@/lib/engine/ocr/ocr-image";
 import { ocrPlan, poolSize } from "@/lib/engine/ocr/pool";
@@ -55,6 +55,12 @@ export interface PageTextsOptions {
   includeInvisible?: boolean;
   /** Called after each page is done (in completion order), e.g. for job logs. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Leave the pages that would be OCRed undone: they come back as read from the text layer and
+   * are listed in `deferredPages`, for the caller to read again without this flag (a helper
+   * process reading part of a document leaves OCR to the job's own process and its OCR pool).
+   */
+  deferOcr?: boolean;
 }
 
 export interface PageTextsResult {
@@ -64,6 +70,8 @@ export interface PageTextsResult {
   kind: "pdf" | "image";
   /** Indices of the pages that were OCRed. */
   ocrPages: number[];
+  /** With deferOcr: the pages that need OCR and were left undone (their entries are placeholders). */
+  deferredPages?: number[];
 }
 
 
@@ -132,9 +140,10 @@ async function pdfPageTexts(
     const minLen = opts.minTextLength ?? 8;
     const q = (((opts.rotation ?? 0) % 4) + 4) % 4;
     const ocrPages: number[] = [];
+    const deferredPages: number[] = [];
     let done = 0;
     // Size the parallelism to the render size (the first selected page stands for the rest).
-    const first = doc.loadPage(indices[0] ?? 0);
+    const first = loadPdfPage(doc, indices[0] ?? 0);
     const [fx0, fy0, fx1, fy1] = first.getBounds();
     first.destroy();
     const megapixels = ((fx1 - fx0) * (fy1 - fy0) * (dpi / 72) ** 2) / 1e6;
@@ -153,7 +162,9 @@ async function pdfPageTexts(
       const ocr = mode === "Always" || mode === "TextFromImagesOnly" || mode === "TextFromVectors" || (mode === "Auto" && chars < minLen);
       let page = rotatePageText(layer, q);
       const turn = (q + auto) % 4;
-      if (ocr) {
+      if (ocr && opts.deferOcr) {
+        deferredPages.push(index);
+      } else if (ocr) {
         ocrPages.push(index);
         const raster = renderForOcr(doc, index, dpi, plan.gray, mode === "TextFromImagesOnly");
         const keep = mode === "TextFromImagesOnly" || mode === "TextFromVectors";
@@ -171,7 +182,8 @@ async function pdfPageTexts(
       return page;
     });
     ocrPages.sort((a, b) => a - b);
-    return { pages, pageCount: count, kind: "pdf", ocrPages };
+    deferredPages.sort((a, b) => a - b);
+    return { pages, pageCount: count, kind: "pdf", ocrPages, ...(opts.deferOcr ? { deferredPages } : {}) };
   } finally {
     doc.destroy();
   }
@@ -203,7 +215,7 @@ function withoutOverlaps(ocr: Word[], layer: Word[], page: PageText): Word[] {
  * render may grow it and detach any view).
  */
 export function renderForOcr(doc: mupdf.Document, index: number, dpi: number, gray: boolean, withoutText: boolean): Raster {
-  const page = doc.loadPage(index);
+  const page = loadPdfPage(doc, index);
   try {
     const scale = dpi / 72;
     const matrix = mupdf.Matrix.scale(scale, scale);

@@ -1,9 +1,10 @@
 import "server-only";
-import type * as mupdf from "mupdf";
+import * as mupdf from "mupdf";
+import { mupdfRaw, type MupdfRaw } from "@/lib/engine/pdf/mupdf-handle";
 import { QuireError } from "@/lib/core/errors";
 import { parsePages } from "@/lib/engine/pages";
 import { parseLanguages } from "@/lib/engine/ocr/languages";
-import { openPdf } from "@/lib/engine/pdf/open-pdf";
+import { openPdf, loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 import { getPageTexts, sniffKind, type PageTextsOptions, type PageTextsResult } from "@/lib/engine/text/page-texts";
 import type { PageText, Word } from "@/lib/engine/text/types";
 
@@ -18,27 +19,29 @@ import type { PageText, Word } from "@/lib/engine/text/types";
  * too little text (it may need OCR) or text that is not horizontal (it is turned upright there).
  */
 
+/** A line of MuPDF's structured text as its JSON output gives it (stext-output.c). */
+interface StextLine {
+  wmode: number;
+  /** Whole points, each truncated as MuPDF's JSON prints them. */
+  bbox: { x: number; y: number; w: number; h: number };
+  font: { name: string; weight: string; style: string; size: number };
+  text: string;
+  dir?: { x: number; y: number };
+}
+
 interface StextJson {
-  blocks: {
-    type: string;
-    lines?: {
-      wmode: number;
-      bbox: { x: number; y: number; w: number; h: number };
-      font: { name: string; weight: string; style: string; size: number };
-      text: string;
-      dir?: { x: number; y: number };
-    }[];
-  }[];
+  blocks: { type: string; lines?: StextLine[] }[];
 }
 
 export function quickPageText(doc: mupdf.Document, index: number, minTextLength: number): PageText | null {
-  const page = doc.loadPage(index);
+  const page = loadPdfPage(doc, index);
   try {
     const [bx0, by0, bx1, by1] = page.getBounds();
     const stext = page.toStructuredText("preserve-whitespace,clip");
-    let json: StextJson;
+    let lines: StextLine[];
     try {
-      json = JSON.parse(stext.asJSON()) as StextJson;
+      const raw = process.env.QUIRE_PLAIN_WALK === "1" ? null : mupdfRaw();
+      lines = (raw && rawLines(raw, stext)) || jsonLines(stext);
     } finally {
       stext.destroy();
     }
@@ -46,33 +49,92 @@ export function quickPageText(doc: mupdf.Document, index: number, minTextLength:
     let chars = 0;
     let lineId = 0;
     let sideways = 0;
-    for (const block of json.blocks) {
-      for (const line of block.lines ?? []) {
-        const text = line.text.replace(/\s+/g, " ").trim();
-        if (!text) continue;
-        lineId++;
-        chars += text.replace(/ /g, "").length;
-        if (line.wmode !== 0 || (line.dir && Math.abs(line.dir.y) > Math.abs(line.dir.x))) sideways += text.length;
-        words.push({
-          text,
-          x0: line.bbox.x - bx0,
-          y0: line.bbox.y - by0,
-          x1: line.bbox.x + line.bbox.w - bx0,
-          y1: line.bbox.y + line.bbox.h - by0,
-          fontSize: line.font.size,
-          fontName: line.font.name,
-          bold: line.font.weight === "bold",
-          italic: line.font.style === "italic",
-          color: 0,
-          lineId,
-        });
-      }
+    for (const line of lines) {
+      const text = line.text.replace(/\s+/g, " ").trim();
+      if (!text) continue;
+      lineId++;
+      chars += text.replace(/ /g, "").length;
+      if (line.wmode !== 0 || (line.dir && Math.abs(line.dir.y) > Math.abs(line.dir.x))) sideways += text.length;
+      words.push({
+        text,
+        x0: line.bbox.x - bx0,
+        y0: line.bbox.y - by0,
+        x1: line.bbox.x + line.bbox.w - bx0,
+        y1: line.bbox.y + line.bbox.h - by0,
+        fontSize: line.font.size,
+        fontName: line.font.name,
+        bold: line.font.weight === "bold",
+        italic: line.font.style === "italic",
+        color: 0,
+        lineId,
+      });
     }
     if (chars < minTextLength || sideways * 2 > chars) return null;
     return { index, width: bx1 - bx0, height: by1 - by0, rotation: 0, words, rules: [] };
   } finally {
     page.destroy();
   }
+}
+
+/** The text lines of MuPDF's JSON output of the page. */
+function jsonLines(stext: mupdf.StructuredText): StextLine[] {
+  const json = JSON.parse(stext.asJSON()) as StextJson;
+  return json.blocks.flatMap((b) => b.lines ?? []);
+}
+
+/**
+ * The same lines as jsonLines, read from MuPDF's memory (lib/engine/pdf/mupdf-handle.ts):
+ * printing and parsing the JSON cost more than making the structured text. Values as MuPDF's
+ * JSON writer gives them: boxes and sizes cast to int, the font of the line's first character.
+ * Null (the caller then takes the JSON) for what the JSON writer may print otherwise: a
+ * character that is not a Unicode scalar value, a line without characters, a huge coordinate.
+ */
+function rawLines(M: MupdfRaw, stext: mupdf.StructuredText): StextLine[] | null {
+  const out: StextLine[] = [];
+  const fonts = new Map<number, StextLine["font"]>();
+  const codes: number[] = [];
+  const int = (v: number) => (Math.abs(v) < 2 ** 31 ? Math.trunc(v) : Number.NaN);
+  let block = M._wasm_stext_page_get_first_block(stext.pointer as unknown as number);
+  while (block) {
+    if (M._wasm_stext_block_get_type(block) === 0) {
+      let line = M._wasm_stext_block_get_first_line(block);
+      while (line) {
+        let ch = M._wasm_stext_line_get_first_char(line);
+        if (!ch) return null;
+        const fontPtr = M._wasm_stext_char_get_font(ch);
+        const size = M._wasm_stext_char_get_size(ch);
+        codes.length = 0;
+        while (ch) {
+          const c = M._wasm_stext_char_get_c(ch);
+          if (c <= 0 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) return null;
+          codes.push(c);
+          ch = M._wasm_stext_char_get_next(ch);
+        }
+        let text = "";
+        for (let i = 0; i < codes.length; i += 2048) text += String.fromCodePoint(...codes.slice(i, i + 2048));
+        const b = M._wasm_stext_line_get_bbox(line) >> 2;
+        const F = M.HEAPF32;
+        const x0 = F[b], y0 = F[b + 1], x1 = F[b + 2], y1 = F[b + 3];
+        // C's float arithmetic: the width is a float before the cast.
+        const bbox = { x: int(x0), y: int(y0), w: int(Math.fround(x1 - x0)), h: int(Math.fround(y1 - y0)) };
+        if (Number.isNaN(bbox.x + bbox.y + bbox.w + bbox.h)) return null;
+        let font = fonts.get(fontPtr);
+        if (!font) {
+          const f = new mupdf.Font(fontPtr as unknown as string);
+          try {
+            font = { name: f.getName(), weight: f.isBold() ? "bold" : "normal", style: f.isItalic() ? "italic" : "normal", size: 0 };
+          } finally {
+            f.destroy();
+          }
+          fonts.set(fontPtr, font);
+        }
+        out.push({ wmode: M._wasm_stext_line_get_wmode(line), bbox, font: { ...font, size: int(size) }, text });
+        line = M._wasm_stext_line_get_next(line);
+      }
+    }
+    block = M._wasm_stext_block_get_next(block);
+  }
+  return out;
 }
 
 /**
@@ -107,8 +169,9 @@ export async function plainTextPages(bytes: Uint8Array, opts: PageTextsOptions):
     doc.destroy();
   }
   const rest = indices.filter((_, n) => pages[n] === null);
-  if (rest.length === 0) return { pages: pages as PageText[], pageCount: count, kind: "pdf", ocrPages: [] };
+  const deferred = opts.deferOcr ? { deferredPages: [] as number[] } : {};
+  if (rest.length === 0) return { pages: pages as PageText[], pageCount: count, kind: "pdf", ocrPages: [], ...deferred };
   const slow = await getPageTexts(bytes, { ...opts, pageIndices: rest, onProgress: undefined });
   const byIndex = new Map(slow.pages.map((p) => [p.index, p]));
-  return { pages: indices.map((i, n) => pages[n] ?? byIndex.get(i)!), pageCount: count, kind: "pdf", ocrPages: slow.ocrPages };
+  return { pages: indices.map((i, n) => pages[n] ?? byIndex.get(i)!), pageCount: count, kind: "pdf", ocrPages: slow.ocrPages, ...(opts.deferOcr ? { deferredPages: slow.deferredPages ?? [] } : {}) };
 }

@@ -1,9 +1,10 @@
 import "server-only";
 import * as mupdf from "mupdf";
 import { mupdfRaw, type MupdfRaw } from "@/lib/engine/pdf/mupdf-handle";
-import { charBoxes, shiftCharBoxes } from "@/lib/engine/text/char-boxes";
+import { LayerWord, shiftCharBoxes } from "@/lib/engine/text/char-boxes";
 import { rotatePageText } from "@/lib/engine/text/rotate";
 import type { PageText, Rule, Word } from "@/lib/engine/text/types";
+import { loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 
 /**
  * Word boxes and ruling lines of PDF pages, from MuPDF's structured text.
@@ -50,7 +51,7 @@ export function extractPageText(
   index: number,
   opts: ExtractOptions = {},
 ): PageText {
-  const page = doc.loadPage(index);
+  const page = loadPdfPage(doc, index);
   try {
     const [bx0, by0, bx1, by1] = page.getBounds();
     const rotation = pageRotation(page);
@@ -137,25 +138,49 @@ interface FontInfo {
   italic: boolean;
 }
 
-interface CharBox {
-  c: string;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  rtl: boolean;
+/** Whether a UTF-16 code unit is a right-to-left letter (Hebrew, Arabic, Syriac, Thaana, NKo…, presentation forms). */
+function isRtlCode(u: number): boolean {
+  return (u >= 0x0590 && u <= 0x08ff) || (u >= 0xfb1d && u <= 0xfdff) || (u >= 0xfe70 && u <= 0xfeff);
 }
 
-const RTL_RE = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+/** /\s/ (ECMAScript white space and line terminators) or a no-break space, for one UTF-16 code unit. */
+function isSpaceCode(u: number): boolean {
+  if (u <= 0x20) return u === 0x20 || (u >= 0x09 && u <= 0x0d);
+  if (u < 0xa0) return false;
+  return u === 0xa0 || u === 0x1680 || (u >= 0x2000 && u <= 0x200a) || u === 0x2028 || u === 0x2029 || u === 0x202f || u === 0x205f || u === 0x3000 || u === 0xfeff;
+}
 
-const SPACE_RE = /\s/;
+/**
+ * The characters of the word being built, in reusable typed arrays (one page has thousands of
+ * words: no object per character). Grown on demand; a word longer than this is rare.
+ */
+let codeBuf = new Uint16Array(256);
+let boxBuf = new Float64Array(256 * 4);
+
+function growCharBuffers(): void {
+  const codes = new Uint16Array(codeBuf.length * 2);
+  codes.set(codeBuf);
+  const boxes = new Float64Array(boxBuf.length * 2);
+  boxes.set(boxBuf);
+  codeBuf = codes;
+  boxBuf = boxes;
+}
+
+/** The text of n UTF-16 code units (fromCharCode in slices: no argument-count limit). */
+function textOf(codes: Uint16Array, n: number): string {
+  if (n === 1) return String.fromCharCode(codes[0]);
+  let s = "";
+  for (let i = 0; i < n; i += 2048) s += String.fromCharCode.apply(null, codes.subarray(i, Math.min(n, i + 2048)) as unknown as number[]);
+  return s;
+}
 
 function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | null, dirs: number[]): Word[] {
   const words: Word[] = [];
   const fonts = new Map<number, FontInfo>();
   let lineId = -1;
   let lineDir = 0;
-  let chars: CharBox[] = [];
+  let n = 0; // characters of the current word
+  let rtlCount = 0;
   let font: FontInfo | null = null;
   let size = 0;
   let color = 0;
@@ -163,49 +188,38 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
   let lastX1 = Number.NaN;
 
   const flush = () => {
-    if (chars.length === 0) return;
+    if (n === 0) return;
+    const codes = codeBuf;
+    const b = boxBuf;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    let rtlCount = 0;
-    for (const ch of chars) {
-      if (ch.x0 < x0) x0 = ch.x0;
-      if (ch.y0 < y0) y0 = ch.y0;
-      if (ch.x1 > x1) x1 = ch.x1;
-      if (ch.y1 > y1) y1 = ch.y1;
-      if (ch.rtl) rtlCount++;
+    for (let i = 0, k = 0; i < n; i++, k += 4) {
+      if (b[k] < x0) x0 = b[k];
+      if (b[k + 1] < y0) y0 = b[k + 1];
+      if (b[k + 2] > x1) x1 = b[k + 2];
+      if (b[k + 3] > y1) y1 = b[k + 3];
     }
     let text: string;
     let ltr = false;
-    if (rtlCount * 2 > chars.length) {
+    if (rtlCount * 2 > n) {
       // Right-to-left: the reading order is by decreasing x, whatever order the PDF drew them in.
-      text = [...chars].sort((a, b) => b.x0 - a.x0).map((c) => c.c).join("");
+      const order = Array.from({ length: n }, (_, i) => i).sort((p, q) => b[4 * q] - b[4 * p]);
+      text = order.map((i) => String.fromCharCode(codes[i])).join("");
     } else {
-      text = chars.map((c) => c.c).join("");
+      text = textOf(codes, n);
       ltr = true;
     }
-    const word: Word = {
-      text,
-      x0,
-      y0,
-      x1,
-      y1,
-      fontSize: round2(size),
-      fontName: font?.name ?? "",
-      bold: font?.bold ?? false,
-      italic: font?.italic ?? false,
-      color,
-      lineId,
-    };
-    words.push(word);
     // Character boxes let table analysis cut a word that runs across a cell border.
-    if (ltr && chars.length > 1 && text.length === chars.length) {
-      const b = new Float32Array(chars.length * 2);
-      chars.forEach((c, i) => {
-        b[2 * i] = c.x0;
-        b[2 * i + 1] = c.x1;
-      });
-      charBoxes.set(word, b);
+    let boxes: Float32Array | undefined;
+    if (ltr && n > 1) {
+      boxes = new Float32Array(n * 2);
+      for (let i = 0; i < n; i++) {
+        boxes[2 * i] = b[4 * i];
+        boxes[2 * i + 1] = b[4 * i + 2];
+      }
     }
-    chars = [];
+    words.push(new LayerWord(text, x0, y0, x1, y1, round2(size), font?.name ?? "", font?.bold ?? false, font?.italic ?? false, color, lineId, boxes));
+    n = 0;
+    rtlCount = 0;
   };
 
   const beginLine = (d0: number, d1: number) => {
@@ -214,34 +228,41 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
     lineDir = Math.abs(d0) >= Math.abs(d1) ? (d0 >= 0 ? 0 : 2) : d1 >= 0 ? 1 : 3;
     lastX1 = Number.NaN;
   };
-  const onChar = (c: string, ox: number, oy: number, fontKey: number, f: mupdf.Font | null, sz: number, x0: number, y0: number, x1: number, y1: number, rgbInt: number) => {
-    if (SPACE_RE.test(c) || c === "\u00a0") {
+  /** One character; `code` is a UTF-16 code unit (MuPDF's rune cut to 16 bits, as String.fromCharCode does). */
+  const onChar = (code: number, ox: number, oy: number, fontKey: number, f: mupdf.Font | null, sz: number, x0: number, y0: number, x1: number, y1: number, rgbInt: number) => {
+    if (isSpaceCode(code)) {
       flush();
       lastX1 = Number.NaN;
       return;
     }
     if (invisible && invisible.has(originKey(ox, oy))) return;
-    if (chars.length > 0) {
+    if (n > 0) {
       // A wide gap without a space, or a change of colour, starts a new word.
       // Distance between the boxes along x, whichever way the text runs (RTL runs leftwards).
       const gap = Math.max(x0 - lastX1, lastX0 - x1);
       if (gap > 0.4 * Math.max(sz, size) || rgbInt !== color) flush();
     }
-    if (chars.length === 0) {
+    if (n === 0) {
       font = fontInfo(fontKey, f, fonts);
       size = sz;
       color = rgbInt;
     }
-    chars.push({ c, x0, y0, x1, y1, rtl: RTL_RE.test(c) });
+    if (n === codeBuf.length) growCharBuffers();
+    codeBuf[n] = code;
+    const k = 4 * n;
+    boxBuf[k] = x0;
+    boxBuf[k + 1] = y0;
+    boxBuf[k + 2] = x1;
+    boxBuf[k + 3] = y1;
+    if (isRtlCode(code)) rtlCount++;
+    n++;
     dirs[lineDir]++;
     lastX0 = x0;
     lastX1 = x1;
   };
 
   const raw = process.env.QUIRE_PLAIN_WALK === "1" ? null : mupdfRaw();
-  if (raw) {
-    walkRaw(raw, stext, beginLine, onChar, flush);
-  } else {
+  if (!raw || !walkRaw(raw, stext, beginLine, onChar, flush)) {
     walkChars(stext, {
       beginLine(_bbox, _wmode, dir) {
         beginLine(dir[0], dir[1]);
@@ -249,7 +270,7 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
       onChar(c, origin, f, sz, quad, rgb) {
         const rgbInt = (Math.round((rgb[0] ?? 0) * 255) << 16) | (Math.round((rgb[1] ?? 0) * 255) << 8) | Math.round((rgb[2] ?? 0) * 255);
         onChar(
-          c,
+          c.charCodeAt(0),
           origin[0],
           origin[1],
           f.pointer as unknown as number,
@@ -306,51 +327,80 @@ export function walkChars(stext: mupdf.StructuredText, walker: Parameters<mupdf.
 }
 
 /**
+ * Byte offsets of the fields of MuPDF's fz_stext_char (include/mupdf/fitz/structured-text.h:
+ * c, bidi, flags, argb, origin, quad, size, font, next), found from the accessor functions and
+ * checked against them on the first character of every page; null when they do not agree (a
+ * MuPDF.js whose layout differs), and the walk then calls the accessors per character.
+ */
+interface CharLayout {
+  origin: number;
+  quad: number;
+}
+
+function charLayout(M: MupdfRaw, ch: number): CharLayout | null {
+  const origin = M._wasm_stext_char_get_origin(ch) - ch;
+  const quad = M._wasm_stext_char_get_quad(ch) - ch;
+  if (origin !== 12 || quad !== 20) return null;
+  const I = M.HEAP32;
+  const U = M.HEAPU32;
+  const F = M.HEAPF32;
+  const ok =
+    I[ch >> 2] === M._wasm_stext_char_get_c(ch) &&
+    U[(ch + 8) >> 2] === M._wasm_stext_char_get_argb(ch) >>> 0 &&
+    F[(ch + 52) >> 2] === M._wasm_stext_char_get_size(ch) &&
+    U[(ch + 56) >> 2] === M._wasm_stext_char_get_font(ch) >>> 0 &&
+    U[(ch + 60) >> 2] === M._wasm_stext_char_get_next(ch) >>> 0;
+  return ok ? { origin, quad } : null;
+}
+
+/**
  * The structured text's lines and characters straight from MuPDF's memory (see
  * lib/engine/pdf/mupdf-handle.ts): the same values StructuredText.walk hands out, without its
- * wrapper objects and arrays per character. Text blocks only, in MuPDF's order.
+ * wrapper objects and arrays per character, and without a call into WASM per field. Text
+ * blocks only, in MuPDF's order. False (nothing walked) when the character layout is not the
+ * expected one.
  */
 function walkRaw(
   M: MupdfRaw,
   stext: mupdf.StructuredText,
   beginLine: (d0: number, d1: number) => void,
-  onChar: (c: string, ox: number, oy: number, fontKey: number, f: mupdf.Font | null, sz: number, x0: number, y0: number, x1: number, y1: number, rgbInt: number) => void,
+  onChar: (code: number, ox: number, oy: number, fontKey: number, f: mupdf.Font | null, sz: number, x0: number, y0: number, x1: number, y1: number, rgbInt: number) => void,
   endLine: () => void,
-): void {
+): boolean {
+  let checked = false;
   let block = M._wasm_stext_page_get_first_block(stext.pointer as unknown as number);
   while (block) {
     if (M._wasm_stext_block_get_type(block) === 0) {
       let line = M._wasm_stext_block_get_first_line(block);
       while (line) {
-        let a = M._wasm_stext_line_get_dir(line) >> 2;
-        beginLine(M.HEAPF32[a], M.HEAPF32[a + 1]);
         let ch = M._wasm_stext_line_get_first_char(line);
+        if (!checked && ch) {
+          if (!charLayout(M, ch)) return false;
+          checked = true;
+        }
+        const a = M._wasm_stext_line_get_dir(line) >> 2;
+        beginLine(M.HEAPF32[a], M.HEAPF32[a + 1]);
         while (ch) {
-          const c = String.fromCharCode(M._wasm_stext_char_get_c(ch));
-          a = M._wasm_stext_char_get_origin(ch) >> 2;
-          let H = M.HEAPF32;
-          const ox = H[a];
-          const oy = H[a + 1];
-          const fontKey = M._wasm_stext_char_get_font(ch);
-          const sz = M._wasm_stext_char_get_size(ch);
-          a = M._wasm_stext_char_get_quad(ch) >> 2;
-          H = M.HEAPF32;
-          const q0 = H[a], q1 = H[a + 1], q2 = H[a + 2], q3 = H[a + 3], q4 = H[a + 4], q5 = H[a + 5], q6 = H[a + 6], q7 = H[a + 7];
-          const argb = M._wasm_stext_char_get_argb(ch);
+          // Views are read per character: a font looked up in onChar may grow WASM memory.
+          const F = M.HEAPF32;
+          const U = M.HEAPU32;
+          const p = ch >> 2;
+          const q0 = F[p + 5], q1 = F[p + 6], q2 = F[p + 7], q3 = F[p + 8], q4 = F[p + 9], q5 = F[p + 10], q6 = F[p + 11], q7 = F[p + 12];
+          const next = U[p + 15];
           onChar(
-            c,
-            ox,
-            oy,
-            fontKey,
+            M.HEAP32[p] & 0xffff,
+            F[p + 3],
+            F[p + 4],
+            U[p + 14],
             null,
-            sz,
+            F[p + 13],
             Math.min(q0, q2, q4, q6),
             Math.min(q1, q3, q5, q7),
             Math.max(q0, q2, q4, q6),
             Math.max(q1, q3, q5, q7),
-            argb & 0xffffff,
+            U[p + 2] & 0xffffff,
           );
-          ch = M._wasm_stext_char_get_next(ch);
+          ch = next;
         }
         endLine();
         line = M._wasm_stext_line_get_next(line);
@@ -358,6 +408,7 @@ function walkRaw(
     }
     block = M._wasm_stext_block_get_next(block);
   }
+  return true;
 }
 
 /** Font facts by font pointer; `f` is the walk's wrapper, or null to make (and drop) one on a miss. */
@@ -468,13 +519,13 @@ function collectGraphics(
     }
   };
 
-  const walkPath = (path: mupdf.Path, ctm: M6, filled: boolean) => {
+  const walkPath = (walk: (walker: PathWalker) => void, ctm: M6, filled: boolean) => {
     // Collect subpaths as point lists; an axis-aligned 4-corner closed subpath is a rectangle.
     const subpaths: [number, number][][] = [];
     let cur: [number, number][] = [];
     let start: [number, number] | null = null;
     let curved = false;
-    path.walk({
+    walk({
       moveTo(x, y) {
         if (cur.length > 1) subpaths.push(cur);
         start = apply(ctm, x, y);
@@ -515,7 +566,7 @@ function collectGraphics(
         // White fills are usually cell backgrounds or erasers, not lines.
         if (color.length >= 3 && color.every((c) => c > 0.97)) return;
         if (color.length === 1 && color[0] > 0.97) return;
-        walkPath(path, ctm as M6, true);
+        walkPath((w) => path.walk(w), ctm as M6, true);
       } finally {
         path.destroy();
         cs.destroy();
@@ -525,7 +576,7 @@ function collectGraphics(
       try {
         if (!wantRules || alpha === 0) return;
         if (color.length >= 3 && color.every((c) => c > 0.97)) return;
-        walkPath(path, ctm as M6, false);
+        walkPath((w) => path.walk(w), ctm as M6, false);
       } finally {
         path.destroy();
         stroke.destroy();
@@ -554,12 +605,119 @@ function collectGraphics(
   }
   const device = new mupdf.Device(callbacks);
   try {
-    list.run(device, mupdf.Matrix.identity);
+    // Every wrapper the callbacks get is destroyed in them: no finalizer entry is needed.
+    const run = () => list.run(device, mupdf.Matrix.identity);
+    withoutFinalizers([mupdf.Path, mupdf.ColorSpace, mupdf.StrokeState, mupdf.Text], () =>
+      wantRules ? withRawPaths(walkPath, run) : run(),
+    );
     device.close();
   } finally {
     device.destroy();
   }
   return { rules: wantRules ? mergeRules(rules) : rules, invisible };
+}
+
+/** The part of MuPDF.js's path walker used here. */
+type PathWalker = Parameters<mupdf.Path["walk"]>[0];
+
+/** MuPDF.js's dispatchers, which its WASM code calls for a JS device's paths and for a path walk. */
+type Dispatch = Record<string, (...args: number[]) => void>;
+
+/**
+ * Runs `fn` (a synchronous device run) with the device's fillPath/strokePath served straight
+ * from MuPDF's memory: MuPDF.js's dispatchers make three wrapper objects (path, colour space,
+ * stroke), two arrays and a path table entry for each path, most of the time of ruling-line
+ * detection on a page of table borders. During the run (synchronous: no other device can be
+ * called) its dispatchers for fill_path, stroke_path and the path walk are swapped for ones that
+ * read the matrix and colour from memory and walk the path by pointer, with the same checks as
+ * the callbacks (alpha, white) and the same `walkPath`. Plain `fn` when MuPDF.js's internals are
+ * not as expected (or QUIRE_PLAIN_WALK=1).
+ */
+function withRawPaths(
+  walkPath: (walk: (walker: PathWalker) => void, ctm: M6, filled: boolean) => void,
+  fn: () => void,
+): void {
+  const g = globalThis as { $libmupdf_device?: Dispatch; $libmupdf_path_walk?: Dispatch };
+  const D = g.$libmupdf_device;
+  const P = g.$libmupdf_path_walk;
+  const M = process.env.QUIRE_PLAIN_WALK === "1" ? null : mupdfRaw();
+  const walkFn = (M as unknown as { _wasm_walk_path?: (path: number, id: number) => void } | null)?._wasm_walk_path;
+  const names = ["fill_path", "stroke_path", "moveto", "lineto", "curveto", "closepath"];
+  if (!M || !D || !P || typeof walkFn !== "function" || !names.every((k) => typeof (k.endsWith("_path") ? D[k] : P[k]) === "function")) {
+    fn();
+    return;
+  }
+  const floats = (ptr: number, n: number) => {
+    const F = M.HEAPF32;
+    const at = ptr >> 2;
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) out.push(F[at + i]);
+    return out;
+  };
+  let walker: PathWalker | null = null;
+  const byPointer = (path: number) => (w: PathWalker) => {
+    walker = w;
+    try {
+      walkFn(path, 0);
+    } finally {
+      walker = null;
+    }
+  };
+  const saved = { fill: D.fill_path, stroke: D.stroke_path, moveto: P.moveto, lineto: P.lineto, curveto: P.curveto, closepath: P.closepath };
+  D.fill_path = (_id, path, _evenOdd, ctm, _cs, n, colors, alpha) => {
+    if (alpha === 0) return;
+    const color = floats(colors, n);
+    // White fills are usually cell backgrounds or erasers, not lines.
+    if (color.length >= 3 && color.every((c) => c > 0.97)) return;
+    if (color.length === 1 && color[0] > 0.97) return;
+    walkPath(byPointer(path), floats(ctm, 6) as M6, true);
+  };
+  D.stroke_path = (_id, path, _stroke, ctm, _cs, n, colors, alpha) => {
+    if (alpha === 0) return;
+    const color = floats(colors, n);
+    if (color.length >= 3 && color.every((c) => c > 0.97)) return;
+    walkPath(byPointer(path), floats(ctm, 6) as M6, false);
+  };
+  P.moveto = (_id, x, y) => walker?.moveTo?.(x, y);
+  P.lineto = (_id, x, y) => walker?.lineTo?.(x, y);
+  P.curveto = (_id, x1, y1, x2, y2, x3, y3) => walker?.curveTo?.(x1, y1, x2, y2, x3, y3);
+  P.closepath = () => walker?.closePath?.();
+  try {
+    fn();
+  } finally {
+    D.fill_path = saved.fill;
+    D.stroke_path = saved.stroke;
+    P.moveto = saved.moveto;
+    P.lineto = saved.lineto;
+    P.curveto = saved.curveto;
+    P.closepath = saved.closepath;
+  }
+}
+
+/**
+ * Runs `fn` (synchronous) with MuPDF.js's finalizer registration switched off for the wrapper
+ * classes given: each wrapper MuPDF.js makes costs a FinalizationRegistry entry (and its
+ * removal), a large share of a device run over a page of table borders. Only for code that
+ * destroys every wrapper of those classes it is handed before returning (a destroyed wrapper
+ * needs no finalizer); wrappers that would outlive it must not be made inside.
+ */
+function withoutFinalizers(classes: unknown[], fn: () => void): void {
+  const noop = { register() {}, unregister() {} };
+  const saved = classes.map((c) => {
+    const k = c as { _finalizer?: unknown };
+    const own = Object.prototype.hasOwnProperty.call(k, "_finalizer");
+    const before = { k, own, value: k._finalizer };
+    k._finalizer = noop;
+    return before;
+  });
+  try {
+    fn();
+  } finally {
+    for (const { k, own, value } of saved) {
+      if (own) k._finalizer = value;
+      else delete k._finalizer;
+    }
+  }
 }
 
 /** The part of MuPDF.js's (unexported) DeviceFunctions used here. */

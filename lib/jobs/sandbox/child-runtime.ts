@@ -1,7 +1,7 @@
 import "server-only";
 import fs from "node:fs/promises";
 import { QuireError, engineTrapCause, isQuireError } from "@/lib/core/errors";
-import type { RunContext, Runner } from "@/lib/operations/runner-types";
+import type { RunContext, RunResult, Runner } from "@/lib/operations/runner-types";
 import type { ChildMessage, ParentMessage, WireError } from "./protocol";
 
 /** Finds the runner of an id (an operation or an internal task); undefined when there is none. */
@@ -18,6 +18,7 @@ export function startSandboxChild(findRunner: FindRunner): void {
   /** Set by the test-only trap hook: a reused child would answer every job with the trap's 442. */
   let poisoned = false;
   let nextReqId = 0;
+  const pendingBeside = new Map<number, { resolve: (v: RunResult | null) => void; reject: (e: unknown) => void }>();
   const pendingFetches = new Map<
     number,
     { resolve: (v: { bytes: Buffer; contentType: string; name: string }) => void; reject: (e: unknown) => void }
@@ -41,6 +42,30 @@ export function startSandboxChild(findRunner: FindRunner): void {
     });
   }
 
+  function runBeside(jobId: number, opId: string, params: unknown) {
+    const reqId = ++nextReqId;
+    return new Promise<RunResult | null>((resolve, reject) => {
+      pendingBeside.set(reqId, { resolve, reject });
+      send({ type: "beside", jobId, reqId, opId, params });
+    });
+  }
+
+  function onBesideResult(msg: Extract<ParentMessage, { type: "beside-result" }>) {
+    const pending = pendingBeside.get(msg.reqId);
+    if (!pending) return;
+    pendingBeside.delete(msg.reqId);
+    if (msg.ok) pending.resolve(msg.result);
+    else if (msg.busy || !msg.error) pending.resolve(null);
+    else {
+      const { error } = msg;
+      pending.reject(
+        error.name === "QuireError" && error.status
+          ? new QuireError(error.status as QuireError["status"], error.message)
+          : new Error(error.message),
+      );
+    }
+  }
+
   async function runJob(msg: Extract<ParentMessage, { type: "run" }>) {
     const { jobId } = msg;
     currentJob = jobId;
@@ -59,6 +84,8 @@ export function startSandboxChild(findRunner: FindRunner): void {
         workDir: msg.workDir,
         fetchUrl: (url) => fetchThroughParent(jobId, String(url)),
         log: (message) => send({ type: "log", jobId, message: String(message) }),
+        besideSlots: msg.besideSlots ?? 0,
+        runBeside: (opId, params) => runBeside(jobId, opId, params),
       };
       const result = (await run(ctx)) ?? {};
       try {
@@ -116,6 +143,7 @@ export function startSandboxChild(findRunner: FindRunner): void {
   process.on("message", (msg: ParentMessage) => {
     if (msg.type === "run") void runJob(msg);
     else if (msg.type === "fetch-result") void onFetchResult(msg);
+    else if (msg.type === "beside-result") onBesideResult(msg);
   });
 
   // A runner that throws outside its promise chain leaves this process in an unknown state:

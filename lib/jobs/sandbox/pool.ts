@@ -82,12 +82,21 @@ interface Waiting {
 
 interface Active extends Waiting {
   id: number;
+  slot: Slot;
   settled: boolean;
   timer: NodeJS.Timeout;
   memTimer?: NodeJS.Timeout;
   onAbort?: () => void;
   /** Highest resident set of the child seen during this job (kB). */
   peakKb?: number;
+  /** The latest resident set of the child's tree (kB). */
+  lastKb?: number;
+  /** When the job's wall time runs out (ms since the epoch). */
+  deadlineAt: number;
+  /** A part run beside a job (RunContext.runBeside): the job it belongs to. */
+  owner?: Active;
+  /** The parts this job started in other children. */
+  parts?: Active[];
 }
 
 interface Slot {
@@ -196,6 +205,9 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       case "fetch":
         void serveFetch(slot, active, msg.reqId, msg.url);
         break;
+      case "beside":
+        startBeside(slot, active, msg);
+        break;
       case "done":
         settle(slot, active, { result: msg.result });
         break;
@@ -256,6 +268,55 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     } catch {
       /* the child is going away; its exit settles the job */
     }
+  }
+
+  /**
+   * A running job asks for part of its work to run in another child (RunContext.runBeside):
+   * only on a child that is free now, when no queued job waits for it (and within the background
+   * share for a background job); otherwise the answer is "busy" and the job does the work itself.
+   * The part shares the job's sources and work directory, ends by the job's deadline, counts
+   * towards the job's memory cap, and is stopped when the job ends.
+   */
+  function startBeside(ownerSlot: Slot, owner: Active, msg: Extract<ChildMessage, { type: "beside" }>): void {
+    const reply = (m: ParentMessage) => {
+      if (owner.settled || ownerSlot.active !== owner || !ownerSlot.child.connected) return;
+      try {
+        ownerSlot.child.send(m);
+      } catch {
+        /* the child is going away; its exit settles the job */
+      }
+    };
+    const free = slots.find((s) => s.ready && !s.gone && !s.active);
+    const busyBackground = slots.filter((s) => s.active && isBackground(s.active)).length;
+    const remaining = owner.deadlineAt - Date.now();
+    if (
+      owner.owner ||
+      !free ||
+      queue.length > 0 ||
+      remaining < 1000 ||
+      !/^[a-z0-9][a-z0-9-]*$/.test(msg.opId) ||
+      (isBackground(owner) && busyBackground >= backgroundMax)
+    ) {
+      reply({ type: "beside-result", reqId: msg.reqId, ok: false, busy: true });
+      return;
+    }
+    const part: Waiting = {
+      job: { opId: msg.opId, params: msg.params, sources: owner.job.sources, workDir: owner.job.workDir },
+      opts: {
+        fetchUrl: async () => {
+          throw new QuireError(500, "Internal error: a part of a job fetches nothing.");
+        },
+        timeoutMs: remaining,
+        log: owner.opts.log ?? ((m: string) => logger(`[${owner.job.opId}] ${m}`)),
+        priority: owner.opts.priority,
+      },
+      resolve: (result) => reply({ type: "beside-result", reqId: msg.reqId, ok: true, result }),
+      reject: (e) => {
+        const err = toQuireError(e);
+        reply({ type: "beside-result", reqId: msg.reqId, ok: false, error: { name: "QuireError", status: err.status, message: err.message } });
+      },
+    };
+    start(free, part, owner);
   }
 
   function onExit(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
@@ -329,12 +390,15 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     }
   }
 
-  function start(slot: Slot, waiting: Waiting): void {
+  function start(slot: Slot, waiting: Waiting, owner?: Active): void {
     if (waiting.onQueuedAbort) waiting.opts.signal?.removeEventListener("abort", waiting.onQueuedAbort);
     const timeoutMs = waiting.opts.timeoutMs ?? options.timeoutMs;
     const active: Active = {
       ...waiting,
       id: ++nextJobId,
+      slot,
+      owner,
+      deadlineAt: Date.now() + timeoutMs,
       settled: false,
       timer: setTimeout(
         () => kill(slot, active, new QuireError(408, `the operation took longer than ${seconds(timeoutMs)} s`)),
@@ -342,6 +406,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       ),
     };
     slot.active = active;
+    if (owner) (owner.parts ??= []).push(active);
     const signal = waiting.opts.signal;
     if (signal) {
       active.onAbort = () => kill(slot, active, abortReason(signal));
@@ -355,9 +420,15 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
         // LibreOffice, Tesseract): one cap for the whole tree.
         const rss = await readTreeRssKb(pid);
         if (active.settled) return;
-        if (rss !== undefined) active.peakKb = Math.max(active.peakKb ?? 0, rss);
-        if (rss !== undefined && rss > limitKb) {
-          kill(slot, active, new QuireError(413, `the operation used more than ${options.memoryMb} MB`));
+        if (rss !== undefined) {
+          active.peakKb = Math.max(active.peakKb ?? 0, rss);
+          active.lastKb = rss;
+        }
+        // A job and the parts it runs beside share one cap.
+        const job = active.owner ?? active;
+        const totalKb = (job.lastKb ?? 0) + (job.parts ?? []).reduce((sum, p) => sum + (p.settled ? 0 : (p.lastKb ?? 0)), 0);
+        if (totalKb > limitKb && !job.settled) {
+          kill(job.slot, job, new QuireError(413, `the operation used more than ${options.memoryMb} MB`));
           return;
         }
         active.memTimer = setTimeout(poll, memoryPollMs);
@@ -371,6 +442,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       params: waiting.job.params,
       sources: waiting.job.sources,
       workDir: waiting.job.workDir,
+      besideSlots: owner ? 0 : size - 1,
     };
     try {
       slot.child.send(msg);
@@ -415,6 +487,10 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     if (slot.active === active) slot.active = undefined;
     if ("result" in outcome) active.resolve(outcome.result);
     else active.reject(outcome.error);
+    // Parts still running when their job ends are of no use to anyone.
+    for (const part of active.parts ?? []) {
+      if (!part.settled) kill(part.slot, part, new QuireError(500, "Internal error: the job this part belonged to has ended."));
+    }
     slot.jobsRun++;
     const heavy = (active.peakKb ?? 0) > recycleAboveKb;
     if (heavy && !slot.gone && slots.includes(slot))

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { QuireError } from "@/lib/core/errors";
-import { openPdf } from "@/lib/engine/pdf/open-pdf";
+import { openPdf, loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 import { renderPage } from "@/lib/engine/pdf/render-page";
 import { checkPdfWork } from "@/lib/engine/pdf/work-budget";
 import type { Runner } from "@/lib/operations/runner-types";
@@ -29,7 +29,7 @@ export const run: Runner<PdfPreviewParams> = async (ctx) => {
     if (ctx.params.mode === "info") {
       const pages: { width: number; height: number }[] = [];
       for (let i = 0; i < Math.min(count, MAX_INFO_PAGES); i++) {
-        const p = doc.loadPage(i);
+        const p = loadPdfPage(doc, i);
         const [x0, y0, x1, y1] = p.getBounds();
         pages.push({ width: x1 - x0, height: y1 - y0 });
         p.destroy();

@@ -5,11 +5,12 @@ import path from "node:path";
 import type { z } from "zod";
 import { QuireError } from "@/lib/core/errors";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
-import { analysePages, segmentRows, toCsv } from "@/lib/engine/tables/extract-tables";
+import { analysePages, joinContinuedTables, segmentRows, toCsv } from "@/lib/engine/tables/extract-tables";
 import { checkAreaOnPages, resolveExtraction } from "@/lib/engine/tables/extraction-options";
 import type { Segment } from "@/lib/engine/tables/types";
 import { extractPageImages } from "@/lib/engine/text/images";
 import { getPageTexts } from "@/lib/engine/text/page-texts";
+import { readChunksBeside } from "@/lib/operations/page-chunks";
 import type { OutputFile, Runner } from "@/lib/operations/runner-types";
 import type { operation } from "./contract";
 
@@ -22,30 +23,47 @@ export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
   if (!source) throw new QuireError(400, "url: give the URL of a PDF or image.");
   const bytes = await readFile(source.path);
   const opts = resolveExtraction(ctx.params);
-  const texts = await getPageTexts(bytes, {
-    ...opts.text,
-    onProgress: (done, total) => {
-      if (done === total || done % 25 === 0) ctx.log(`read ${done}/${total} page(s)`);
-    },
-  });
-  checkAreaOnPages(opts.area, texts.pages, ctx.params.rect ? "rect" : "ExtractionArea");
-  let segments = analysePages(texts.pages, opts.table, opts.area);
+  const saveImages = ctx.params.profiles?.SaveImages ?? "None";
+  const field = ctx.params.rect ? "rect" : "ExtractionArea";
+  let segments: Segment[];
+  let pages: { index: number; width: number; height: number }[];
+  let ocrCount: number;
+  let kind: "pdf" | "image" = "pdf";
+  // A long document without images to save: its pages are read in several processes at once.
+  const chunks = saveImages === "None" ? await readChunksBeside(ctx, bytes, "csv") : null;
+  if (chunks) {
+    pages = chunks.pages;
+    checkAreaOnPages(opts.area, pages, field);
+    segments = joinContinuedTables(chunks.pages.map((p) => p.segments ?? []));
+    ocrCount = chunks.ocrPages.length;
+  } else {
+    const texts = await getPageTexts(bytes, {
+      ...opts.text,
+      onProgress: (done, total) => {
+        if (done === total || done % 25 === 0) ctx.log(`read ${done}/${total} page(s)`);
+      },
+    });
+    checkAreaOnPages(opts.area, texts.pages, field);
+    segments = analysePages(texts.pages, opts.table, opts.area);
+    pages = texts.pages;
+    ocrCount = texts.ocrPages.length;
+    kind = texts.kind;
+  }
 
   const outputs: OutputFile[] = [];
-  const saveImages = ctx.params.profiles?.SaveImages ?? "None";
-  if (saveImages !== "None" && texts.kind === "pdf") {
-    segments = withImages(segments, bytes, ctx.params.password, texts.pages.map((p) => p.index), opts.area, saveImages, ctx.workDir, outputs);
+  if (saveImages !== "None" && kind === "pdf") {
+    segments = withImages(segments, bytes, ctx.params.password, pages.map((p) => p.index), opts.area, saveImages, ctx.workDir, outputs);
   }
 
   const csv = toCsv(segmentRows(segments));
   const name = csvName(ctx.params.name, source.name);
   const file = path.join(ctx.workDir, "result.csv");
   writeFileSync(file, csv, "utf8");
-  ctx.log(`${texts.pages.length} page(s), ${texts.ocrPages.length} OCRed, ${segments.filter((s) => s.kind === "table").length} table(s)`);
+  ctx.log(`${pages.length} page(s), ${ocrCount} OCRed, ${segments.filter((s) => s.kind === "table").length} table(s)`);
   return {
     outputs: [{ path: file, name, contentType: "text/csv" }, ...outputs],
     inlineText: csv,
-    pageCount: texts.pages.length,
+    pageCount: pages.length,
   };
 };
 

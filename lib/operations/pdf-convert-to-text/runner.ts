@@ -10,6 +10,7 @@ import { getPageTexts } from "@/lib/engine/text/page-texts";
 import { plainTextPages } from "@/lib/engine/text/quick-lines";
 import { layoutText, segmentsLayoutText } from "@/lib/engine/text/plain-text";
 import { convertedName } from "@/lib/operations/output-name";
+import { readChunksBeside } from "@/lib/operations/page-chunks";
 import type { Runner } from "@/lib/operations/runner-types";
 import type { operation } from "./contract";
 
@@ -24,6 +25,20 @@ export const run: Runner<z.infer<typeof operation.params>> = async (ctx) => {
   const bytes = await readFile(source.path);
   const opts = resolveExtraction(ctx.params);
   const grouping = opts.table.lineGrouping ?? "None";
+  // A long document laid out page by page: its pages are read in several processes at once.
+  const chunks = grouping === "None" ? await readChunksBeside(ctx, bytes, "text") : null;
+  if (chunks) {
+    checkAreaOnPages(opts.area, chunks.pages, ctx.params.rect ? "rect" : "ExtractionArea");
+    const text = chunks.pages.map((p) => p.text ?? "").join("\f");
+    const file = path.join(ctx.workDir, "result.txt");
+    writeFileSync(file, text, "utf8");
+    ctx.log(`${chunks.pages.length} page(s) to text, ${chunks.ocrPages.length} OCRed`);
+    return {
+      outputs: [{ path: file, name: convertedName(ctx.params.name, source.name, "txt"), contentType: "text/plain" }],
+      inlineText: text,
+      pageCount: chunks.pages.length,
+    };
+  }
   // Layout text of a whole page needs only whole runs: the fast reading of the text layer where
   // it serves (an area cuts runs, so it needs the words).
   const read = grouping === "None" && !opts.area ? plainTextPages : getPageTexts;

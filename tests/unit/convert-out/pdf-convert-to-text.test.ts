@@ -4,6 +4,7 @@ import { operation as textOp } from "@/lib/operations/pdf-convert-to-text/contra
 import { run as runText } from "@/lib/operations/pdf-convert-to-text/runner";
 import { operation as simpleOp } from "@/lib/operations/pdf-convert-to-text-simple/contract";
 import { run as runSimple } from "@/lib/operations/pdf-convert-to-text-simple/runner";
+import { makeDamagedPdf } from "@/tests/helpers/pdf-fixtures";
 import { cleanupContexts, contextFor, gridRows, imageToPdf, makeTablesPdf, renderPagePng, type PageSpec } from "@/tests/helpers/extract-fixtures";
 
 afterEach(cleanupContexts);
@@ -122,6 +123,10 @@ describe("bad input", () => {
       return 200;
     };
     expect(await status(Buffer.from("not a pdf at all"), {})).toBe(442);
+    // Page trees that MuPDF opens but cannot deliver a page of (qpdf's fuzzed files): 442, not 500.
+    expect(await status(makeDamagedPdf("kids-missing"), {})).toBe(442);
+    expect(await status(makeDamagedPdf("kids-broken"), {})).toBe(442);
+    expect(await status(makeDamagedPdf("kids-broken"), { lineGrouping: "1" })).toBe(442);
     expect(await status(makeTablesPdf([twoColumnPage()]), { lang: "klingon" })).toBe(400);
     expect(await status(makeTablesPdf([twoColumnPage()]), { pages: "3" })).toBe(449);
     expect(await status(makeTablesPdf([twoColumnPage()]), { rect: "5000 5000 10 10" })).toBe(454);

@@ -104,6 +104,15 @@ describe("pdf-convert-to-csv runner", () => {
     }
   });
 
+  test("a page tree that fails only when a page is loaded → 442 naming the page, not 500", async () => {
+    const missing = await errorOf(csvOf(makeDamagedPdf("kids-missing")));
+    expect(missing.status).toBe(442);
+    expect(missing.message).toMatch(/page 1 cannot be read \(malformed page tree\)/);
+    const broken = await errorOf(csvOf(makeDamagedPdf("kids-broken")));
+    expect(broken.status).toBe(442);
+    expect(broken.message).toMatch(/page 2 cannot be read \(cycle in page tree\)/);
+  });
+
   test("unknown language → 400 naming the installed ones; malformed → 400", async () => {
     const pdf = makeTablesPdf([tablePage]);
     const e = await errorOf(csvOf(pdf, { lang: "xyz" }));

@@ -2,6 +2,7 @@ import * as mupdf from "mupdf";
 import { afterEach, describe, expect, it } from "vitest";
 import { mupdfRaw } from "@/lib/engine/pdf/mupdf-handle";
 import { charBoxes } from "@/lib/engine/text/char-boxes";
+import { quickPageText } from "@/lib/engine/text/quick-lines";
 import { extractPageText } from "@/lib/engine/text/words";
 import { makeTablesPdf, type PageSpec } from "@/tests/helpers/extract-fixtures";
 
@@ -58,5 +59,21 @@ describe("structured-text walk", () => {
     expect(fast).toBe(plain);
     // Extraction after many pages keeps working (fonts are released, not leaked into errors).
     for (let k = 0; k < 3; k++) expect(dump(pdf)).toBe(plain);
+  });
+
+  it("reads the same lines for plain text as MuPDF's JSON output (boxes cast to int, first character's font)", () => {
+    const pdf = makeTablesPdf([...pages(), { texts: [{ x: 40.7, y: 30.2, text: "Bold Heading", size: 13.6, bold: true }, { x: 41, y: 60, text: "مرحبا hello", size: 10.5 }] }]);
+    const doc = mupdf.Document.openDocument(pdf, "application/pdf");
+    try {
+      const read = (walk: string) => {
+        process.env.QUIRE_PLAIN_WALK = walk;
+        return Array.from({ length: doc.countPages() }, (_, i) => JSON.stringify(quickPageText(doc, i, 0)));
+      };
+      const json = read("1");
+      expect(json.join("\n")).toContain("Bold Heading");
+      expect(read("0")).toEqual(json);
+    } finally {
+      doc.destroy();
+    }
   });
 });

@@ -281,5 +281,7 @@ describe("table analysis on generated PDFs", () => {
 
   test("CSV: every cell quoted, quotes doubled, CR LF row ends", () => {
     expect(toCsv([["a", 'say "hi"'], ["x\ny", ""]])).toBe('"a","say ""hi"""\r\n"x\ny",""\r\n');
+    // Control characters other than line breaks are dropped, quotes doubled in the same cell; an empty row is an empty line.
+    expect(toCsv([["bell\u0007 \"q\"\ttab", "\r\n"], []])).toBe('"bell ""q""tab","\r\n"\r\n\r\n');
   });
 });

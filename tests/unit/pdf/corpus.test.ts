@@ -34,7 +34,12 @@ const samples: SampleFile[] = existsSync(path.join(INFO_DIR, "files.json"))
     )
   : [];
 
-/** The one sample whose /Pages object is missing: Quire rebuilds 3 of its pages from page objects. */
+/**
+ * The one sample whose /Pages object is missing: Quire rebuilds its 3 pages from the page
+ * objects (178, 1 and 43, the only /Type /Page dictionaries in the bytes; the file is cut short
+ * inside object 78). The recorded 4 and poppler's 4 come from the linearization dictionary's
+ * /N; poppler cannot load any of those pages (it reports each as 0 × 0 pt).
+ */
 const LOST_PAGE_TREE = "017-unreadable-meta-data/unreadablemetadata.pdf";
 
 describe.skipIf(samples.length === 0)("py-pdf sample files", () => {
@@ -45,7 +50,7 @@ describe.skipIf(samples.length === 0)("py-pdf sample files", () => {
       const info = readInfo(doc);
       expect(info.Encrypted).toBe(sample.encrypted);
       if (sample.path === LOST_PAGE_TREE) {
-        expect(info.PageCount).toBeGreaterThan(0);
+        expect(info.PageCount).toBe(3);
         return;
       }
       expect(info.PageCount).toBe(sample.pages);

@@ -37,6 +37,40 @@ describe("openPdf", () => {
     doc.destroy();
   });
 
+  test("a lost page tree counts the page objects that exist, not the linearization dictionary's /N", () => {
+    // Like py-pdf's unreadablemetadata.pdf: a linearized file cut short, its /Pages object and
+    // one page lost. /N (4) is what the file once had; poppler reports that figure with every
+    // page 0 × 0 pt (it cannot load any of them); only three page objects are in the bytes.
+    const page = (n: number, text: string) => {
+      const content = `BT /F1 12 Tf 20 100 Td (${text}) Tj ET`;
+      return (
+        `${n} 0 obj\n<</Type/Page/MediaBox[0 0 200 200]/Parent 9 0 R/Contents ${n + 1} 0 R/Resources<</Font<</F1<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>>>>>>>\nendobj\n` +
+        `${n + 1} 0 obj\n<</Length ${content.length}>>\nstream\n${content}\nendstream\nendobj\n`
+      );
+    };
+    const pdf = Buffer.from(
+      "%PDF-1.4\n1 0 obj\n<</Linearized 1/L 5000/O 3/E 900/N 4/T 4000/H [100 50]>>\nendobj\n" +
+        "2 0 obj\n<</Type/Catalog/Pages 9 0 R>>\nendobj\n" +
+        page(3, "First") + page(5, "Second") + page(7, "Third") +
+        "trailer\n<</Root 2 0 R/Size 10>>\n%%EOF\n",
+    );
+    const doc = openPdf(pdf);
+    try {
+      expect(doc.countPages()).toBe(3);
+      const texts = [0, 1, 2].map((i) => {
+        const p = doc.loadPage(i);
+        const st = p.toStructuredText("preserve-whitespace");
+        const t = st.asText().trim();
+        st.destroy();
+        p.destroy();
+        return t;
+      });
+      expect(texts).toEqual(["First", "Second", "Third"]);
+    } finally {
+      doc.destroy();
+    }
+  });
+
   test("damaged files do not print MuPDF warnings", () => {
     const out = vi.spyOn(process.stdout, "write");
     const err = vi.spyOn(process.stderr, "write");
