@@ -26,7 +26,8 @@ export interface GenInvoice {
   variant: number;
   creditNote: boolean;
   numberFormat: "dot" | "comma" | "space";
-  dateStyle: "numeric" | "long" | "iso";
+  /** "us": MM/DD/YYYY (an issuer in North America, its +1 phone number in the footer). */
+  dateStyle: "numeric" | "long" | "iso" | "us";
   currency: string;
   invoiceNo: string;
   invoiceDate: string;
@@ -64,6 +65,11 @@ export interface GenInvoice {
   salutation?: boolean;
   /** No subtotal line: the net is printed only as each rate's base ("VAT 20 % on 1,234.56"). */
   basesOnly?: boolean;
+  /**
+   * Classic layout printed by the buyer from its own accounting system ("Vendor Bill"): the
+   * letterhead and footer are the buyer's, the address block names the vendor.
+   */
+  buyerPrinted?: boolean;
   subtotal: number;
   taxes: { rate: number; amount: number }[];
   tax: number;
@@ -98,6 +104,7 @@ const L = {
   en: {
     title: ["INVOICE", "Invoice", "Tax Invoice"],
     credit: "Credit Note",
+    purchase: "Vendor Bill",
     no: ["Invoice No.", "Invoice number", "Invoice #"],
     date: ["Invoice date", "Date", "Date of issue"],
     due: ["Due date", "Payment due", "Due"],
@@ -135,6 +142,7 @@ const L = {
   de: {
     title: ["RECHNUNG", "Rechnung"],
     credit: "Gutschrift",
+    purchase: "Lieferantenrechnung",
     no: ["Rechnungsnummer", "Rechnungs-Nr.", "Rechnung Nr."],
     date: ["Rechnungsdatum", "Datum", "Belegdatum"],
     due: ["Fällig am", "Zahlbar bis", "Fälligkeitsdatum"],
@@ -172,6 +180,7 @@ const L = {
   fr: {
     title: ["FACTURE", "Facture"],
     credit: "Avoir",
+    purchase: "Facture fournisseur",
     no: ["Facture n°", "Numéro de facture", "N° de facture"],
     date: ["Date de facture", "Date", "Date d'émission"],
     due: ["Date d'échéance", "Échéance", "À payer avant le"],
@@ -279,6 +288,7 @@ export function formatDate(iso: string, lang: GenLanguage, style: GenInvoice["da
   }
   const dd = String(d).padStart(2, "0");
   const mm = String(m).padStart(2, "0");
+  if (style === "us") return `${mm}/${dd}/${y}`;
   return lang === "de" ? `${dd}.${mm}.${y}` : `${dd}/${mm}/${y}`;
 }
 
@@ -312,6 +322,9 @@ export interface GenOptions {
   windowRight?: boolean;
   salutation?: boolean;
   basesOnly?: boolean;
+  buyerPrinted?: boolean;
+  /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
+  usDates?: boolean;
 }
 
 /** One invoice with its truth, deterministic for a seed. */
@@ -342,11 +355,13 @@ export function generateInvoice(o: GenOptions): GenInvoice {
   const tax = r2(taxes.reduce((s, t) => s + t.amount, 0));
   const year = 2023 + Math.floor(rnd() * 3);
   const month = 1 + Math.floor(rnd() * 12);
-  const day = 1 + Math.floor(rnd() * 27);
+  const day0 = 1 + Math.floor(rnd() * 27);
+  // US dates: day and month both ≤ 12 on every date printed, so only the locale can tell.
+  const day = o.usDates ? 1 + (day0 % 5) : day0;
   const iso = (y: number, m: number, d: number) =>
     `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
   const invoiceDate = iso(year, month, day);
-  const due = new Date(Date.UTC(year, month - 1, day + 14));
+  const due = new Date(Date.UTC(year, month - 1, day + (o.usDates ? 7 : 14)));
   const dueDate = iso(due.getUTCFullYear(), due.getUTCMonth() + 1, due.getUTCDate());
   const prefix = pick(["", "RE-", "F", "INV-", ""]);
   const invoiceNo = `${prefix}${year}-${String(100 + Math.floor(rnd() * 9000))}`;
@@ -365,7 +380,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     variant: Math.floor(rnd() * 3),
     creditNote: !!o.creditNote,
     numberFormat: lang === "en" ? "dot" : lang === "fr" ? pick(["space", "comma"] as const) : "comma",
-    dateStyle: pick(["numeric", "numeric", "long", lang === "en" ? "long" : "numeric"] as const),
+    dateStyle: ((s) => (o.usDates ? "us" : s))(pick(["numeric", "numeric", "long", lang === "en" ? "long" : "numeric"] as const)),
     currency: lang === "en" ? "GBP" : "EUR",
     invoiceNo,
     invoiceDate,
@@ -388,6 +403,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     windowRight: !!o.windowRight,
     salutation: !!o.salutation,
     basesOnly: !!o.basesOnly,
+    buyerPrinted: !!o.buyerPrinted,
     subtotal,
     taxes,
     tax,
@@ -456,13 +472,22 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   const k = g.variant;
   const date = formatDate(g.invoiceDate, g.language, g.dateStyle);
   const due = formatDate(g.dueDate, g.language, g.dateStyle);
-  const title = g.creditNote ? lex.credit : lex.title[k % lex.title.length];
+  const title = g.creditNote ? lex.credit : g.buyerPrinted ? lex.purchase : lex.title[k % lex.title.length];
   const customerNo = `${10000 + (g.invoiceNo.length * 7919) % 89999}`;
   const customerLines = [...(g.salutation ? [lex.salutation] : []), g.customer.name, ...(g.customer.person ? [g.customer.person] : []), g.customer.street, g.customer.city];
   const vendorLines = [g.vendor.street, g.vendor.city];
   let y: number;
 
-  if (g.layout === "classic") {
+  if (g.layout === "classic" && g.buyerPrinted) {
+    // The buyer's own print of the vendor's bill: its letterhead, the vendor in the address block.
+    text(ctx, 50, 40, g.customer.name, { size: 16, bold: true });
+    [g.customer.street, g.customer.city].forEach((l, i) => text(ctx, 50, 60 + i * 11, l, { size: 9 }));
+    [g.vendor.name, ...vendorLines].forEach((l, i) => text(ctx, 330, 118 + i * 12, l, { size: 10 }));
+    text(ctx, 50, 190, `${title} ${g.invoiceNo}`, { size: 16, bold: true });
+    text(ctx, 50, 212, `${lex.date[0]}: ${date}`);
+    text(ctx, 300, 212, `${lex.due[0]}: ${due}`);
+    y = 245;
+  } else if (g.layout === "classic") {
     // Letterhead top left, meta table right (label left, value right-aligned), address window.
     const head = g.department ? `${g.vendor.name} ${lex.department}` : g.vendor.name;
     text(ctx, 50, 40, head, { size: 16, bold: true });
@@ -670,7 +695,11 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   y += 20;
   text(ctx, 50, y, lex.pay, { size: 8 });
 
-  footer(ctx, g, vendorLines);
+  if (g.buyerPrinted) {
+    // The buyer's footer: its contacts only.
+    rule(ctx, 50, 545, 764);
+    text(ctx, 50, 770, `${g.customer.name} · ${g.customer.street} · ${g.customer.city}`, { size: 7 });
+  } else footer(ctx, g, vendorLines);
   return Buffer.from(await doc.save());
 }
 
@@ -684,4 +713,5 @@ function footer(ctx: Ctx, g: GenInvoice, vendorLines: string[]) {
   text(ctx, 230, f + 10, g.language === "de" ? "Geschäftsführer: Jan Hansen" : g.language === "fr" ? "RCS Lyon B 123 456 789" : "Registered in England No. 01234567", { size: 7 });
   text(ctx, 400, f, `IBAN: ${g.vendor.iban}`, { size: 7 });
   text(ctx, 400, f + 10, "BIC: COBADEFFXXX", { size: 7 });
+  if (g.dateStyle === "us") text(ctx, 400, f + 20, "Phone: +1 555 123 8069", { size: 7 });
 }

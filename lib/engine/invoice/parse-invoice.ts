@@ -276,7 +276,9 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   const currency = findCurrency(text);
   const usLocale =
     currency === "USD" ||
-    [...text.matchAll(/\b([A-Z]{2})\s+\d{5}(?:-\d{4})?\b/g)].some((m) => US_STATES.has(m[1]));
+    [...text.matchAll(/\b([A-Z]{2})\s+\d{5}(?:-\d{4})?\b/g)].some((m) => US_STATES.has(m[1])) ||
+    // A North American phone number (+1 country code, or "(555) 123-4567"): the issuer's locale.
+    /(?:^|[\s:(])\+1[\s.-]?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4}\b|\(\d{3}\)\s?\d{3}-\d{4}\b/m.test(text);
   const order = detectDateOrder(text, usLocale);
   const ctx: Ctx = { layout, decimal, order, text };
   const notes: string[] = [];
@@ -468,9 +470,19 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     );
     if (head) billToResult = head;
   }
+  // A bill the buyer printed from its own system ("Vendor Bill", "Lieferantenrechnung", "Facture
+  // fournisseur"): its letterhead is the buyer's and the address block names the vendor. Only
+  // roles read by position are swapped; a section heading that names the role still wins.
+  const buyerPrinted =
+    !vendorLabelled && !sellerCaption && !billTo && !buyerCaption && !!vendor && !!billToResult && purchaseTitle(layout);
+  if (buyerPrinted && vendor && billToResult) {
+    [vendor, billToResult] = [billToResult, vendor];
+    notes.push("buyer-printed vendor bill: roles swapped");
+  }
 
-  // Vendor contacts and identifiers found elsewhere in the document.
-  if (vendor) {
+  // Vendor contacts and identifiers found elsewhere in the document (not on a buyer-printed bill,
+  // whose footer is the buyer's).
+  if (vendor && !buyerPrinted) {
     const vp = vendor.party;
     const contact = { ...(vp.contactInformation ?? {}) };
     const outside = (c: Candidate) =>
@@ -1390,8 +1402,26 @@ function attentionCompany(occ: LabelOccurrence, layout: Layout): Segment | undef
   return seg;
 }
 
+/**
+ * Titles of a purchase document recorded by the buyer (a vendor bill printed from the buyer's
+ * accounting system), in the seven languages.
+ */
+const PURCHASE_TITLE_RE =
+  /^(?:vendor\s+bill|supplier\s+(?:invoice|bill)|purchase\s+(?:invoice|bill)|bill\s+from\s+vendor|eingangsrechnung|lieferantenrechnung|kreditorenrechnung|facture\s+(?:fournisseur|d'achat)|factura\s+(?:de\s+)?(?:proveedor|compra)|fattura\s+(?:fornitore|(?:di\s+)?acquisto|passiva)|inkoopfactuur|leveranciersfactuur|fatura\s+(?:de\s+)?(?:fornecedor|compra))\b/;
+
+/** True when a title row in the upper half of the first page names a buyer-recorded purchase bill. */
+export function purchaseTitle(layout: Layout): boolean {
+  const first = layout.pages[0];
+  if (!first) return false;
+  for (const row of first.rows) {
+    if (row.y0 > first.height * 0.5) break;
+    for (const seg of row.segments) if (PURCHASE_TITLE_RE.test(fold(seg.text.trim()))) return true;
+  }
+  return false;
+}
+
 const TITLE_NUMBER_RE =
-  /(?:^|\s)(?:invoice|bill|rechnung|gutschrift|facture|avoir|factura|fattura|factuur|fatura|credit\s+note)\s*(?:n[o°º]\.?|nr\.?|#|number|nummer|numero)?\s*[:.]?\s*([A-Z0-9][A-Z0-9_\-/.]*\d[A-Z0-9_\-/.]*)(?=\s|$)/i;
+  /(?:^|\s)(?:invoice|bill|\p{L}*rechnung|gutschrift|facture|avoir|factura|fattura|\p{L}*factuur|fatura|credit\s+note)(?:\s+(?:fournisseur|d'achat|de\s+proveedor|de\s+compra|fornitore|di\s+acquisto|de\s+fornecedor))?\s*(?:n[o°º]\.?|nr\.?|#|number|nummer|numero)?\s*[:.]?\s*([A-Z0-9][A-Z0-9_\-/.]*\d[A-Z0-9_\-/.]*)(?=\s|$)/iu;
 
 /** The invoice number printed in a title row of the first page's upper part, without a label of its own. */
 function titleNumber(layout: Layout): { value: string; box: Box } | undefined {

@@ -1,0 +1,56 @@
+/**
+ * Party roles and locale signals on generated invoices: the bill a buyer printed from its own
+ * system (its letterhead, the vendor in the address block) and US dates told by the issuer's
+ * North American phone number when every printed date reads both ways.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { readInvoice } from "@/lib/engine/invoice/read-invoice";
+import { shutdownOcr } from "@/lib/engine/ocr/pool";
+import { generateInvoice, renderInvoice, truthOf, type GenOptions } from "@/tests/helpers/invoice-gen";
+
+afterAll(() => shutdownOcr());
+
+async function parse(o: GenOptions) {
+  const g = generateInvoice(o);
+  const res = await readInvoice(await renderInvoice(g), { noLlm: true });
+  return { g, t: truthOf(g), body: res.body as Record<string, any>, notes: (res as { notes?: string[] }).notes };
+}
+
+describe("a vendor bill printed by the buyer", () => {
+  for (const language of ["de", "fr", "en"] as const) {
+    it(`${language}: the letterhead is the buyer's, the address block names the vendor`, async () => {
+      const { g, t, body } = await parse({ language, layout: "classic", seed: 2, buyerPrinted: true });
+      expect(g.buyerPrinted).toBe(true);
+      expect(body.vendor?.name).toBe(t.vendor);
+      expect(body.customer?.billTo?.name).toBe(t.customer);
+      expect(body.invoice?.invoiceNo).toBe(t.invoiceNo);
+      expect(Number(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
+    });
+  }
+
+  it("an ordinary invoice with the same letterhead layout keeps its roles", async () => {
+    const { t, body } = await parse({ language: "en", layout: "classic", seed: 2 });
+    expect(body.vendor?.name).toBe(t.vendor);
+    expect(body.customer?.billTo?.name).toBe(t.customer);
+  });
+});
+
+describe("US dates", () => {
+  for (const seed of [1, 2, 3]) {
+    it(`seed ${seed}: MM/DD/YYYY with day and month ≤ 12, a +1 phone number → month first`, async () => {
+      const { g, t, body } = await parse({ language: "en", layout: "classic", seed, usDates: true });
+      expect(g.dateStyle).toBe("us");
+      const [, m, d] = g.invoiceDate.split("-").map(Number);
+      expect(m <= 12 && d <= 12).toBe(true);
+      expect(body.invoice?.invoiceDate).toBe(t.invoiceDate);
+      expect(body.paymentDetails?.dueDate).toBe(t.dueDate);
+    });
+  }
+
+  it("the same dates without a North American phone number read day first (European default)", async () => {
+    const g = generateInvoice({ language: "en", layout: "classic", seed: 1, usDates: true });
+    const dmy = { ...g, dateStyle: "numeric" as const };
+    const res = await readInvoice(await renderInvoice(dmy), { noLlm: true });
+    expect((res.body as any).invoice?.invoiceDate).toBe(g.invoiceDate);
+  });
+});
