@@ -70,6 +70,8 @@ export interface GenInvoice {
    * letterhead and footer are the buyer's, the address block names the vendor.
    */
   buyerPrinted?: boolean;
+  /** Items printed as captioned records (an e-invoice viewer's "details"), no item table. */
+  itemRecords?: boolean;
   subtotal: number;
   taxes: { rate: number; amount: number }[];
   tax: number;
@@ -105,6 +107,7 @@ const L = {
     title: ["INVOICE", "Invoice", "Tax Invoice"],
     credit: "Credit Note",
     purchase: "Vendor Bill",
+    records: { name: "Item name:", qty: "Quantity", price: "Unit price", total: "Line total", heading: "Line details" },
     no: ["Invoice No.", "Invoice number", "Invoice #"],
     date: ["Invoice date", "Date", "Date of issue"],
     due: ["Due date", "Payment due", "Due"],
@@ -143,6 +146,7 @@ const L = {
     title: ["RECHNUNG", "Rechnung"],
     credit: "Gutschrift",
     purchase: "Lieferantenrechnung",
+    records: { name: "Bezeichnung:", qty: "Menge", price: "Einzelpreis", total: "Gesamtpreis (netto)", heading: "Details" },
     no: ["Rechnungsnummer", "Rechnungs-Nr.", "Rechnung Nr."],
     date: ["Rechnungsdatum", "Datum", "Belegdatum"],
     due: ["Fällig am", "Zahlbar bis", "Fälligkeitsdatum"],
@@ -181,6 +185,7 @@ const L = {
     title: ["FACTURE", "Facture"],
     credit: "Avoir",
     purchase: "Facture fournisseur",
+    records: { name: "Désignation :", qty: "Quantité", price: "Prix unitaire HT", total: "Montant net de la ligne", heading: "Détail des lignes" },
     no: ["Facture n°", "Numéro de facture", "N° de facture"],
     date: ["Date de facture", "Date", "Date d'émission"],
     due: ["Date d'échéance", "Échéance", "À payer avant le"],
@@ -323,6 +328,7 @@ export interface GenOptions {
   salutation?: boolean;
   basesOnly?: boolean;
   buyerPrinted?: boolean;
+  itemRecords?: boolean;
   /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
   usDates?: boolean;
 }
@@ -404,6 +410,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     salutation: !!o.salutation,
     basesOnly: !!o.basesOnly,
     buyerPrinted: !!o.buyerPrinted,
+    itemRecords: !!o.itemRecords,
     subtotal,
     taxes,
     tax,
@@ -537,7 +544,33 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   }
 
   // The item table.
-  if (g.wide) {
+  if (g.itemRecords) {
+    // One captioned record per item: position, price details, then (de: after them) the name.
+    const R = lex.records;
+    text(ctx, 50, y, R.heading, { size: 11, bold: true });
+    y += 20;
+    g.items.forEach((it, n) => {
+      text(ctx, 55, y, String(n + 1), { bold: true });
+      y += 16;
+      const nameRow = () => {
+        text(ctx, 55, y, R.name);
+        text(ctx, 180, y, it.description.join(" "));
+        y += 14;
+      };
+      if (g.language !== "de") nameRow();
+      for (const [label, value] of [
+        [R.qty, String(it.quantity)],
+        [R.price, formatAmount(it.unitPrice, g.numberFormat)],
+        [R.total, formatAmount(it.total, g.numberFormat)],
+      ] as const) {
+        text(ctx, 55, y, label);
+        text(ctx, 330, y, value, { right: true });
+        y += 13;
+      }
+      if (g.language === "de") nameRow();
+      y += 12;
+    });
+  } else if (g.wide) {
     const W = lex.wide;
     const X = { pos: 50, code: 75, desc: 130, qty: 345, unit: 352, unitPrice: 450, vat: 490, amount: 545 };
     text(ctx, X.pos, y, W[0], { bold: true, size: 8 });

@@ -57,6 +57,7 @@ import {
   type Column,
   type LineItemTable,
 } from "@/lib/engine/invoice/line-items";
+import { findItemRecords } from "@/lib/engine/invoice/item-records";
 import { reconcileTotals, type AmountCandidate } from "@/lib/engine/invoice/totals";
 import { parseAddress } from "@/lib/engine/invoice/address";
 import { US_STATES, countryOf } from "@/lib/engine/invoice/countries";
@@ -289,6 +290,11 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
 
   // 1. The line-item table first: its rows are not read as labels.
   const tables: LineItemTable[] = findLineItems(layout, decimal, opts.tableEdges);
+  // No item table: items printed as captioned records (e-invoice viewers' "details" pages).
+  if (tables.length === 0) {
+    const records = findItemRecords(layout, decimal);
+    if (records) tables.push(records);
+  }
   const tableSegs = new Set<number>();
   for (const t of tables) for (const r of t.rows) for (const s of r.segments) tableSegs.add(s.id);
 

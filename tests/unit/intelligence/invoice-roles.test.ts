@@ -54,3 +54,25 @@ describe("US dates", () => {
     expect((res.body as any).invoice?.invoiceDate).toBe(g.invoiceDate);
   });
 });
+
+describe("line items printed as captioned records (no item table)", () => {
+  for (const language of ["de", "fr", "en"] as const) {
+    it(`${language}: one item per record, name, quantity, unit price and line total`, async () => {
+      const { g, t, body } = await parse({ language, layout: "stacked", seed: 2, itemRecords: true, items: 3 });
+      expect(g.itemRecords).toBe(true);
+      const items = (body.lineItems ?? []).flat() as Record<string, string>[];
+      expect(items.map((i) => Number(i.total))).toEqual(t.lineItems.map((i) => i.total));
+      expect(items.map((i) => i.description)).toEqual(t.lineItems.map((i) => i.description));
+      expect(items.map((i) => Number(i.quantity))).toEqual(t.lineItems.map((i) => i.quantity));
+      expect(items.map((i) => Number(i.unitPrice))).toEqual(t.lineItems.map((i) => i.unitPrice));
+      // The totals are still read from the totals block.
+      expect(Number(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
+      expect(Number(body.paymentDetails?.subtotal)).toBeCloseTo(t.subtotal, 2);
+    });
+  }
+
+  it("an invoice with an item table does not read its rows as records", async () => {
+    const { t, body } = await parse({ language: "de", layout: "classic", seed: 1, items: 3 });
+    expect((body.lineItems ?? []).flat().length).toBe(t.lineItems.length);
+  });
+});
