@@ -56,7 +56,8 @@ const defs: [string, LabelKind, number, string[]][] = [
       "date\\s+(?:de\\s+)?(?:la\\s+)?facture|date\\s+d'emission|date\\s+de\\s+facturation",
       "rechnungs\\s*-?\\s*datum|ausstellungsdatum|ausgestellt\\s+am|beleg\\s*-?\\s*datum|dokumenten?datum|datum\\s+der\\s+rechnung",
       "factuur\\s*-?\\s*datum",
-      "fecha\\s+(?:de\\s+)?(?:la\\s+)?(?:factura|emision)|data\\s+(?:della\\s+)?fattura|data\\s+(?:de\\s+)?emissao",
+      "fecha\\s+(?:de\\s+)?(?:la\\s+)?(?:factura|emision)|data\\s+(?:della\\s+)?fattura|data\\s+(?:d[ae]\\s+)?emissao|data\\s+(?:di\\s+)?emissione",
+      "emissao|emision|emissione|date\\s+d'emission",
     ],
   ],
   ["invoiceDate", "date", 1, ["date", "dated", "datum", "fecha", "data"]],
@@ -125,7 +126,7 @@ const defs: [string, LabelKind, number, string[]][] = [
       "total\\s+ttc|montant\\s+(?:total\\s+)?ttc|net\\s+a\\s+payer|somme\\s+a\\s+payer|total\\s+a\\s+payer|montant\\s+a\\s+payer|montant\\s+total|total\\s+facture",
       "gesamtbetrag|gesamtsumme|rechnungsbetrag|endbetrag|zu\\s+zahlen(?:der\\s+betrag)?|bruttobetrag|summe\\s+brutto|gesamt\\s+brutto|total\\s+brutto",
       "totaal\\s+(?:incl\\.?|inclusief)\\s*btw|te\\s+betalen(?:\\s+bedrag)?|totaalbedrag|factuur\\s+totaal|totaal\\s+te\\s+betalen",
-      "importe\\s+total|total\\s+(?:a\\s+pagar|factura)|totale(?:\\s+(?:fattura|documento|da\\s+pagare))?|valor\\s+total",
+      "importe\\s+total|total\\s+(?:a\\s+pagar|factura)|totale(?:\\s+(?:fattura|documento|da\\s+pagare))?|valor\\s+total(?:\\s+da\\s+(?:nota|fatura)(?:\\s+fiscal)?)?",
     ],
   ],
   [
@@ -146,6 +147,7 @@ const defs: [string, LabelKind, number, string[]][] = [
       "zwischensumme|nettobetrag|netto\\s*(?:summe|betrag|gesamt)|summe\\s+netto|gesamt\\s+netto|total\\s+netto|warenwert",
       "subtotaal|totaal\\s+(?:excl\\.?|exclusief)\\s*btw|exclusief\\s+btw|bedrag\\s+excl\\.?\\s*btw|netto\\s+bedrag",
       "base\\s+imponible|imponibile|totale\\s+imponibile|subtotale|total\\s+parcial|totale\\s+parziale",
+      "valor\\s+(?:total\\s+)?dos\\s+(?:produtos|servicos)(?:\\s+e\\s+servicos)?|total\\s+dos\\s+(?:produtos|servicos)|valor\\s+liquido|total\\s+sem\\s+iva|total\\s+(?:sin|senza)\\s+iva",
     ],
   ],
   [

@@ -890,13 +890,16 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     const code = c ? (/^[A-Z]{2}$/.test(c.trim()) ? c.trim() : countryOf(c)) : undefined;
     if (code) return code;
     const id = p?.entityId?.replace(/\s/g, "");
+    // A Brazilian CNPJ ("12.345.678/0001-90") names its country by its form.
+    if (id && /^\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}$/.test(id)) return "BR";
     return id && /^[A-Z]{2}[0-9A-Z]{8,}$/.test(id) && /\d/.test(id) ? id.slice(0, 2) : undefined;
   };
   const docCurrency =
     currency ??
     currencyOfCountry(partyCountry(body.vendor)) ??
     currencyOfCountry(bank.iban?.replace(/\s/g, "").slice(0, 2)) ??
-    currencyOfCountry(partyCountry(customer.billTo));
+    currencyOfCountry(partyCountry(customer.billTo)) ??
+    currencyOfCountry(countryOfTaxIdNames(text));
   if (docCurrency) payment.currency = docCurrency;
   body.paymentDetails = payment;
 
@@ -1409,6 +1412,28 @@ function attentionCompany(occ: LabelOccurrence, layout: Layout): Segment | undef
 }
 
 /**
+ * The country whose national tax identifiers the page names (the captions are national):
+ * CNPJ/CPF → BR, SIRET/SIREN → FR, USt-IdNr./Steuernummer → DE, Partita IVA → IT, CIF/NIF → ES,
+ * KvK → NL, GSTIN/PAN → IN, ABN → AU, EIN → US. Only when exactly one country is named.
+ */
+export function countryOfTaxIdNames(text: string): string | undefined {
+  const f = fold(text);
+  const named = new Set<string>();
+  const signs: [string, RegExp][] = [
+    ["BR", /\b(?:cnpj|cpf)\b/],
+    ["FR", /\b(?:siret|siren)\b/],
+    ["DE", /\b(?:ust-?id(?:nr)?|ust-?idnr|steuernummer|st\.?-?nr)\b/],
+    ["IT", /\b(?:partita\s+iva|p\.?\s?iva|codice\s+fiscale)\b/],
+    ["ES", /\b(?:cif|nif)\b/],
+    ["NL", /\b(?:kvk|kamer\s+van\s+koophandel)\b/],
+    ["IN", /\bgstin\b/],
+    ["AU", /\babn\b/],
+  ];
+  for (const [country, re] of signs) if (re.test(f)) named.add(country);
+  return named.size === 1 ? [...named][0] : undefined;
+}
+
+/**
  * Titles of a purchase document recorded by the buyer (a vendor bill printed from the buyer's
  * accounting system), in the seven languages.
  */
@@ -1443,8 +1468,35 @@ function titleNumber(layout: Layout): { value: string; box: Box } | undefined {
       return { value: id, box: seg };
     }
   }
+  // A bare number sign ("Nº 000.000.046", "No. 4711") under or beside the document's title.
+  const rows = first.rows.filter((r) => r.y0 <= first.height * 0.4);
+  for (const [ri, row] of rows.entries()) {
+    for (const seg of row.segments) {
+      const m = NUMBER_SIGN_RE.exec(fold(seg.text.trim()));
+      if (!m) continue;
+      const id = seg.text.trim().slice(seg.text.trim().length - m[1].length).replace(/[.]+$/, "");
+      // Zero-padded groups ("000.000.046") are a number, not an amount.
+      if (findDates(id).length > 0 || (isAmountLike(id) && !/^0\d/.test(id)) || !/\d/.test(id)) continue;
+      const titled = rows.slice(Math.max(0, ri - 6), ri + 1).some((r) =>
+        r.segments.some(
+          (t) =>
+            t !== seg &&
+            DOC_TITLE_RE.test(fold(t.text.trim())) &&
+            Math.abs((t.x0 + t.x1) / 2 - (seg.x0 + seg.x1) / 2) < first.width * 0.2,
+        ),
+      );
+      if (titled) return { value: id, box: seg };
+    }
+  }
   return undefined;
 }
+
+/** "Nº 000.000.046", "No. 4711", "Nr. 17" (folded): a number sign and an identifier, alone in a segment. */
+const NUMBER_SIGN_RE = /^(?:n\s*o|nr|num|numero|#)\.?\s*[:.]?\s*([a-z0-9][a-z0-9_\-/.]*)$/;
+
+/** A document title of its own (folded): invoice, credit note, the Brazilian NF-e/DANFE. */
+const DOC_TITLE_RE =
+  /^(?:(?:tax\s+|vat\s+|commercial\s+)?invoice|rechnung|gutschrift|facture|avoir|factura|fattura|factuur|fatura|credit\s+note|nota\s+fiscal(?:\s+eletronica)?|nf-?e|nfs-?e|danfe|danfse|documento\s+auxiliar(?:\s+da\s+nota\s+fiscal)?(?:\s+eletronica)?|da\s+nota\s+fiscal|eletronica)$/;
 
 function get(obj: unknown, path: string): unknown {
   return path

@@ -616,9 +616,18 @@ export function vendorCandidates(
     }
   }
   // 3. The return-address line above an envelope window: "Company AG - Street 1 - 12345 City".
-  for (const row of first.rows) {
+  // It stands alone: a line that continues the text right above it is part of a paragraph.
+  const lh = layout.lineHeight;
+  for (const [ri, row] of first.rows.entries()) {
     if (row.y0 > H * 0.45) break;
+    const above = first.rows[ri - 1];
     for (const seg of row.segments) {
+      if (
+        above &&
+        seg.y0 - above.y1 < lh * 0.9 &&
+        above.segments.some((a) => Math.min(a.x1, seg.x1) - Math.max(a.x0, seg.x0) > (seg.x1 - seg.x0) * 0.5)
+      )
+        continue;
       const parts = seg.text
         .split(/\s+[-–•·|]\s+|\s*[•·|]\s*/)
         .map((p) => p.trim())

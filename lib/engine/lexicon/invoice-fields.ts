@@ -41,6 +41,10 @@ const HEADING_WORDS = [
   "information", "informationen", "informations", "informazioni", "informatie", "informacion", "informacao",
   "angaben", "donnees", "datos", "dados", "gegevens", "dati", "contact", "kontakt", "contacto", "contatto",
   "cobrar", "facturar", "bill-to", "ship-to", "remit", "attn", "attention",
+  // captions of address form fields ("BAIRRO / DISTRITO", "PLZ / Ort", "Code postal", "City")
+  "street", "city", "town", "zip", "postcode", "postal", "code", "state", "country", "district", "region",
+  "strasse", "ort", "plz", "land", "bundesland", "ville", "pays", "rue", "calle", "ciudad", "pais", "provincia",
+  "citta", "paese", "cap", "straat", "plaats", "bairro", "distrito", "municipio", "cep", "uf", "cidade", "estado",
   // forms of address on a line of their own above the addressee ("Firma", "Messrs", "Société", "Spett.le")
   "messrs", "mr", "mrs", "ms", "herrn", "herr", "frau", "familie", "societe", "ste", "monsieur", "madame",
   "messieurs", "mme", "mlle", "senor", "senora", "senores", "sr", "sra", "sres", "srs", "spett", "spettabile",

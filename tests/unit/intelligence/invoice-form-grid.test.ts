@@ -1,0 +1,140 @@
+/**
+ * Form-grid invoices (captions in boxes over their values, values set flush right in wide boxes,
+ * the number printed as "Nº …" under the document title), the national tax-id captions that name
+ * the country (and so the currency), and the Portuguese labels. Fixtures generated here.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { readInvoice } from "@/lib/engine/invoice/read-invoice";
+import { countryOfTaxIdNames } from "@/lib/engine/invoice/parse-invoice";
+import { shutdownOcr } from "@/lib/engine/ocr/pool";
+import { makeTextPdf } from "@/tests/helpers/invoice-fixtures";
+
+afterAll(() => shutdownOcr());
+
+interface GridLex {
+  title: string[];
+  issuer: string;
+  street: string;
+  city: string;
+  captions: { name: string; id: string; date: string };
+  /** The section heading over the buyer's captions. */
+  role: string;
+  buyer: string;
+  buyerId: string;
+  money: { base: string; tax: string; net: string; total: string; freight: string };
+  amounts: { base: string; tax: string; net: string; total: string };
+}
+
+const LEX: Record<"pt" | "en" | "de", GridLex> = {
+  pt: {
+    title: ["NOTA FISCAL", "ELETRÔNICA"],
+    issuer: "Padaria Boa Vista Ltda",
+    street: "Rua das Flores, 120",
+    city: "Campinas - SP",
+    captions: { name: "NOME / RAZÃO SOCIAL", id: "CNPJ / CPF", date: "DATA DA EMISSÃO" },
+    role: "DESTINATÁRIO / REMETENTE",
+    buyer: "Mercado Central Comércio Ltda",
+    buyerId: "12.345.678/0001-90",
+    money: { base: "BASE DE CÁLCULO", tax: "VALOR DO IMPOSTO", net: "VALOR TOTAL DOS PRODUTOS", total: "VALOR TOTAL DA NOTA", freight: "VALOR DO FRETE" },
+    amounts: { base: "1.200,00", tax: "216,00", net: "1.200,00", total: "1.200,00" },
+  },
+  en: {
+    title: ["TAX", "INVOICE"],
+    issuer: "Copperfield Tools Ltd",
+    street: "14 Foundry Lane",
+    city: "Sheffield S1 2AB",
+    captions: { name: "CUSTOMER NAME", id: "CUSTOMER VAT NO.", date: "DATE OF ISSUE" },
+    role: "BILL TO",
+    buyer: "Harbourside Joinery Ltd",
+    buyerId: "GB123456789",
+    money: { base: "ITEMS", tax: "VAT AMOUNT", net: "NET TOTAL", total: "INVOICE TOTAL", freight: "FREIGHT" },
+    amounts: { base: "1,200.00", tax: "240.00", net: "1,200.00", total: "1,440.00" },
+  },
+  de: {
+    title: ["RECHNUNG"],
+    issuer: "Brandt Metallbau GmbH",
+    street: "Industriestraße 9",
+    city: "44135 Dortmund",
+    captions: { name: "KUNDE", id: "USt-IdNr. des Kunden", date: "RECHNUNGSDATUM" },
+    role: "RECHNUNGSEMPFÄNGER",
+    buyer: "Schulte Bau GmbH",
+    buyerId: "DE811234567",
+    money: { base: "POSITIONEN", tax: "UMSATZSTEUER", net: "NETTOBETRAG", total: "GESAMTBETRAG", freight: "FRACHT" },
+    amounts: { base: "1.200,00", tax: "228,00", net: "1.200,00", total: "1.428,00" },
+  },
+};
+
+/** A boxed form: issuer left, title centre with "Nº …" under it, caption rows over value rows. */
+async function gridPdf(l: GridLex, no: string, date: string) {
+  const items: { x: number; y: number; text: string; size?: number; bold?: boolean; right?: boolean }[] = [];
+  items.push({ x: 40, y: 60, text: l.issuer, size: 12, bold: true });
+  items.push({ x: 60, y: 80, text: l.street, size: 8 });
+  items.push({ x: 60, y: 90, text: l.city, size: 8 });
+  l.title.forEach((t, i) => items.push({ x: 270, y: 60 + i * 12, text: t, size: i === 0 ? 12 : 8, bold: i === 0 }));
+  items.push({ x: 270, y: 100, text: `Nº ${no}`, size: 10, bold: true });
+  // Parties: captions in small type over their values.
+  items.push({ x: 20, y: 150, text: l.role, size: 6, bold: true });
+  items.push({ x: 20, y: 160, text: l.captions.name, size: 5 });
+  items.push({ x: 400, y: 160, text: l.captions.id, size: 5 });
+  items.push({ x: 500, y: 160, text: l.captions.date, size: 5 });
+  items.push({ x: 20, y: 167, text: l.buyer, size: 7 });
+  items.push({ x: 400, y: 167, text: l.buyerId, size: 7 });
+  items.push({ x: 500, y: 167, text: date, size: 7 });
+  // Money boxes: captions left in their boxes, amounts flush right at the box's right edge.
+  const X = [20, 140, 260, 420];
+  const caps = [l.money.base, l.money.tax, l.money.freight, l.money.net];
+  caps.forEach((c, i) => items.push({ x: X[i], y: 220, text: c, size: 5 }));
+  [l.amounts.base, l.amounts.tax, "0,00".replace(",", l === LEX.en ? "." : ","), l.amounts.net].forEach((a, i) =>
+    items.push({ x: (X[i + 1] ?? 580) - 4, y: 228, text: a, size: 7, right: true }),
+  );
+  const Y = [20, 200, 420];
+  [l.money.freight, "OBS", l.money.total].forEach((c, i) => items.push({ x: Y[i], y: 245, text: c, size: 5 }));
+  items.push({ x: 576, y: 253, text: l.amounts.total, size: 7, right: true });
+  return makeTextPdf([items]);
+}
+
+describe("form grids: captions over values in boxes", () => {
+  it("pt: number under the title, issue date, net products and note total from flush-right boxes, BRL from the CNPJ caption", async () => {
+    const res = await readInvoice(await gridPdf(LEX.pt, "000.123.456", "05/03/2025"), { noLlm: true });
+    const b = res.body as Record<string, any>;
+    expect(b.invoice?.invoiceNo).toBe("000.123.456");
+    expect(b.invoice?.invoiceDate).toBe("2025-03-05");
+    expect(b.paymentDetails?.total).toBe("1200.00");
+    expect(b.paymentDetails?.subtotal).toBe("1200.00");
+    expect(b.paymentDetails?.currency).toBe("BRL");
+    expect(b.customer?.billTo?.name).toBe(LEX.pt.buyer);
+  });
+
+  it("en: the same grid with English captions", async () => {
+    const res = await readInvoice(await gridPdf(LEX.en, "4711-22", "05/03/2025"), { noLlm: true });
+    const b = res.body as Record<string, any>;
+    expect(b.customer?.billTo?.name).toBe(LEX.en.buyer);
+    expect(b.invoice?.invoiceNo).toBe("4711-22");
+    expect(b.invoice?.invoiceDate).toBe("2025-03-05");
+    expect(b.paymentDetails?.total).toBe("1440.00");
+    expect(b.paymentDetails?.subtotal).toBe("1200.00");
+    expect(b.paymentDetails?.tax).toBe("240.00");
+  });
+
+  it("de: the same grid with German captions", async () => {
+    const res = await readInvoice(await gridPdf(LEX.de, "2025-0815", "05.03.2025"), { noLlm: true });
+    const b = res.body as Record<string, any>;
+    expect(b.customer?.billTo?.name).toBe(LEX.de.buyer);
+    expect(b.invoice?.invoiceNo).toBe("2025-0815");
+    expect(b.invoice?.invoiceDate).toBe("2025-03-05");
+    expect(b.paymentDetails?.total).toBe("1428.00");
+    expect(b.paymentDetails?.subtotal).toBe("1200.00");
+  });
+});
+
+describe("the country named by national tax-id captions", () => {
+  it("one country named → its code; none or several → undefined", () => {
+    expect(countryOfTaxIdNames("CNPJ / CPF 12.345.678/0001-90")).toBe("BR");
+    expect(countryOfTaxIdNames("SIRET 123 456 789 00012")).toBe("FR");
+    expect(countryOfTaxIdNames("USt-IdNr. DE123456789")).toBe("DE");
+    expect(countryOfTaxIdNames("Partita IVA 01234567890")).toBe("IT");
+    expect(countryOfTaxIdNames("KvK 12345678")).toBe("NL");
+    expect(countryOfTaxIdNames("Invoice 4711 Total 12.00")).toBeUndefined();
+    expect(countryOfTaxIdNames("SIRET 1 — USt-IdNr. DE1")).toBeUndefined();
+  });
+});
