@@ -350,8 +350,10 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     const unitPrice = r2(5 + rnd() * 900);
     const rate = o.twoRates && i % 2 === 1 ? rates[1] : rates[0];
     const description: string[] = [products[i % products.length]];
-    if (o.multiLine && i === 0) description.push(pick(L[lang].detail));
-    if (o.multiLine && i === 1) description.push(L[lang].detail[(o.seed + 1) % 3]);
+    // US dates everywhere on a US-dated invoice (its detail lines too).
+    const detail = (d: string) => (o.usDates ? d.replace(/(\d{2})\/(\d{2})\/(\d{4})/g, "$2/$1/$3") : d);
+    if (o.multiLine && i === 0) description.push(detail(pick(L[lang].detail)));
+    if (o.multiLine && i === 1) description.push(detail(L[lang].detail[(o.seed + 1) % 3]));
     items.push({ description, quantity, unitPrice, total: r2(sign * quantity * unitPrice), rate });
   }
   const subtotal = r2(items.reduce((s, i) => s + i.total, 0));

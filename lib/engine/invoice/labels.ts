@@ -30,6 +30,7 @@ const defs: [string, LabelKind, number, string[]][] = [
       `invoice\\s+(?:reference|ref\\.?|code)`,
       `(?:bill|receipt|credit\\s+note|document)${SP}${NO}`,
       `(?:facture|fact\\.?|avoir)${SP}${NO}`,
+      `(?:gutschrift|stornorechnung|rechnungskorrektur|creditnota|nota\\s+de\\s+credito|nota\\s+di\\s+credito)${SP}${NO}`,
       `n\\s*o${SP}(?:de\\s+)?(?:la\\s+)?facture`,
       `numero\\s+(?:de\\s+)?(?:la\\s+)?(?:facture|factura|fattura)`,
       `rechnungs?${SP}(?:nummer|nr\\.?|no\\.?|number)`,
@@ -62,7 +63,7 @@ const defs: [string, LabelKind, number, string[]][] = [
   ],
   ["invoiceDate", "date", 1, ["date", "dated", "datum", "fecha", "data"]],
   // A letter's place and date: "München, den 01.11.2024", "Paris, le 12 juin 2024".
-  ["invoiceDate", "date", 2, ["[a-z][a-z .'-]{1,30},\\s*(?:den|le)"]],
+  ["invoiceDate", "date", 2, ["[a-z][a-z .'-]{1,30},\\s*(?:den|le)(?=\\s*(?:\\d|:?\\s*$))"]],
   [
     "dueDate",
     "date",

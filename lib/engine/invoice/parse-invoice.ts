@@ -362,6 +362,16 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     }
   }
   const invDate = best("invoiceDate");
+  if (!invDate && !invNo && invoice.invoiceNo) {
+    // "Credit note 2024-17 of 3 May 2024": the date printed after the title's number.
+    const seg = layout.segments.find((s) => s.text.includes(invoice.invoiceNo!));
+    const after = seg ? seg.text.slice(seg.text.indexOf(invoice.invoiceNo) + invoice.invoiceNo.length) : "";
+    const d = after ? parseDate(after, order) : undefined;
+    if (d && seg) {
+      invoice.invoiceDate = d.iso;
+      src("invoice.invoiceDate", seg);
+    }
+  }
   if (!invDate && invNo) {
     // "Facture n°562044387 du 02 Juillet 2015": the date printed with the number.
     const d = parseDate(invNo.occ.seg.text, order);
@@ -389,6 +399,8 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     const list = occs
       .filter((o) => o.hit.label.field === field && o.hit.start <= 1)
       .filter((o) => o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly)
+      // "Vendor Bill 2025-17" is a document title, not the vendor's section.
+      .filter((o) => !PURCHASE_TITLE_RE.test(fold(o.seg.text.trim())))
       .sort(
         (a, b) => b.hit.label.weight - a.hit.label.weight || a.seg.page - b.seg.page || a.seg.y0 - b.seg.y0,
       );

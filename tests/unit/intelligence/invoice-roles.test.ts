@@ -76,3 +76,26 @@ describe("line items printed as captioned records (no item table)", () => {
     expect((body.lineItems ?? []).flat().length).toBe(t.lineItems.length);
   });
 });
+
+describe("header sentences and titles", () => {
+  for (const language of ["de", "en", "fr"] as const) {
+    it(`${language}: a credit note's title sentence gives its number and date ("Gutschrift Nr. … vom …")`, async () => {
+      const { t, body } = await parse({ language, layout: "sentence", seed: 12, creditNote: true, wide: true, totalsInColumns: true });
+      expect(body.invoice?.invoiceNo).toBe(t.invoiceNo);
+      expect(body.invoice?.invoiceDate).toBe(t.invoiceDate);
+      expect(Number(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
+    });
+  }
+
+  it("a payment sentence with ', den …' is not a place-and-date line; the header sentence's date stays", async () => {
+    const { t, body } = await parse({ language: "de", layout: "sentence", seed: 14, twoRates: true, prose: true });
+    expect(body.invoice?.invoiceDate).toBe(t.invoiceDate);
+    expect(body.paymentDetails?.dueDate).toBe(t.dueDate);
+  });
+
+  it("the role word in a 'Vendor Bill' title is not the vendor's section heading", async () => {
+    const { t, body } = await parse({ language: "en", layout: "classic", seed: 16, twoRates: true, prose: true, buyerPrinted: true });
+    expect(body.vendor?.name).toBe(t.vendor);
+    expect(body.customer?.billTo?.name).toBe(t.customer);
+  });
+});
