@@ -138,3 +138,32 @@ describe("the country named by national tax-id captions", () => {
     expect(countryOfTaxIdNames("SIRET 1 — USt-IdNr. DE1")).toBeUndefined();
   });
 });
+
+describe("item-table headers in pt, es, it, nl", () => {
+  const HEADERS: Record<string, { cols: string[]; dec: "," | "." }> = {
+    pt: { cols: ["CÓDIGO", "DESCRIÇÃO DOS PRODUTOS / SERVIÇOS", "NCM/SH", "CFOP", "UN.", "QTD.", "V.UNIT.", "V.TOTAL", "V.ICMS", "%ICMS"], dec: "," },
+    es: { cols: ["Cód.", "Descripción", "", "", "Unid.", "Cant.", "Precio unitario", "Importe", "", ""], dec: "," },
+    it: { cols: ["Codice", "Descrizione", "", "", "UM", "Qtà", "Prezzo unitario", "Importo", "", ""], dec: "," },
+    nl: { cols: ["Code", "Omschrijving", "", "", "Eenheid", "Aantal", "Stukprijs", "Bedrag", "", ""], dec: "," },
+  };
+  const X = [20, 70, 230, 270, 300, 330, 390, 450, 500, 540];
+  const rows = [
+    ["A-100", "Farinha de trigo 25 kg", "11010010", "5102", "SC", "4", "52,50", "210,00", "25,20", "12,00"],
+    ["B-220", "Fermento biológico 500 g", "21021090", "5102", "UN", "12", "8,75", "105,00", "12,60", "12,00"],
+    ["C-310", "Açúcar refinado 5 kg", "17019900", "5102", "PC", "6", "19,90", "119,40", "14,33", "12,00"],
+  ];
+  for (const [lang, h] of Object.entries(HEADERS)) {
+    it(`${lang}: three items, quantity, unit price and line total by their columns`, async () => {
+      const items: { x: number; y: number; text: string; size?: number; bold?: boolean }[] = [
+        { x: 40, y: 40, text: "Padaria Boa Vista Ltda", size: 12, bold: true },
+      ];
+      h.cols.forEach((c, i) => c && items.push({ x: X[i], y: 200, text: c, size: 6, bold: true }));
+      rows.forEach((r, j) => r.forEach((v, i) => h.cols[i] && items.push({ x: X[i], y: 212 + j * 10, text: v, size: 6 })));
+      const res = await readInvoice(await makeTextPdf([items]), { noLlm: true });
+      const got = ((res.body.lineItems ?? []) as Record<string, string>[][]).flat();
+      expect(got.map((i) => Number(i.total))).toEqual([210, 105, 119.4]);
+      expect(got.map((i) => Number(i.quantity))).toEqual([4, 12, 6]);
+      expect(got.map((i) => Number(i.unitPrice))).toEqual([52.5, 8.75, 19.9]);
+    });
+  }
+});
