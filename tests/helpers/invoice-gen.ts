@@ -9,7 +9,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
 
 export type GenLanguage = "de" | "fr" | "en";
-export type GenLayout = "classic" | "stacked" | "sentence";
+export type GenLayout = "classic" | "stacked" | "sentence" | "captioned" | "rightHead";
 
 export interface GenItem {
   description: string[];
@@ -107,6 +107,7 @@ const L = {
     title: ["INVOICE", "Invoice", "Tax Invoice"],
     credit: "Credit Note",
     purchase: "Vendor Bill",
+    caption: { company: "Company name:", address: "Address:", reg: "Company No.:", vat: "VAT No.:", ship: "Deliver to" },
     records: { name: "Item name:", qty: "Quantity", price: "Unit price", total: "Line total", heading: "Line details" },
     no: ["Invoice No.", "Invoice number", "Invoice #"],
     date: ["Invoice date", "Date", "Date of issue"],
@@ -146,6 +147,7 @@ const L = {
     title: ["RECHNUNG", "Rechnung"],
     credit: "Gutschrift",
     purchase: "Lieferantenrechnung",
+    caption: { company: "Firma:", address: "Anschrift:", reg: "Handelsregister:", vat: "USt-IdNr.:", ship: "Lieferadresse" },
     records: { name: "Bezeichnung:", qty: "Menge", price: "Einzelpreis", total: "Gesamtpreis (netto)", heading: "Details" },
     no: ["Rechnungsnummer", "Rechnungs-Nr.", "Rechnung Nr."],
     date: ["Rechnungsdatum", "Datum", "Belegdatum"],
@@ -185,6 +187,7 @@ const L = {
     title: ["FACTURE", "Facture"],
     credit: "Avoir",
     purchase: "Facture fournisseur",
+    caption: { company: "Raison sociale :", address: "Adresse :", reg: "SIRET :", vat: "N° TVA :", ship: "Adresse de livraison" },
     records: { name: "Désignation :", qty: "Quantité", price: "Prix unitaire HT", total: "Montant net de la ligne", heading: "Détail des lignes" },
     no: ["Facture n°", "Numéro de facture", "N° de facture"],
     date: ["Date de facture", "Date", "Date d'émission"],
@@ -424,7 +427,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
 export function benchmarkInvoices(): GenInvoice[] {
   const out: GenInvoice[] = [];
   for (const language of ["de", "fr", "en"] as const)
-    for (const layout of ["classic", "stacked", "sentence"] as const)
+    for (const layout of ["classic", "stacked", "sentence", "captioned", "rightHead"] as const)
       for (let seed = 1; seed <= 4; seed++)
         out.push(
           generateInvoice({
@@ -442,6 +445,12 @@ export function benchmarkInvoices(): GenInvoice[] {
             creditNote: seed === 4 && layout === "stacked",
           }),
         );
+  // Role and record variants: a bill printed by the buyer, items as captioned records, US dates.
+  for (const language of ["de", "fr", "en"] as const) {
+    out.push(generateInvoice({ language, layout: "classic", seed: 5, buyerPrinted: true, twoRates: true }));
+    out.push(generateInvoice({ language, layout: "stacked", seed: 5, itemRecords: true, items: 3 }));
+  }
+  out.push(generateInvoice({ language: "en", layout: "classic", seed: 6, usDates: true, multiLine: true }));
   return out;
 }
 
@@ -536,6 +545,58 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
     text(ctx, 320, 130, lex.buyer[k], { size: 8, bold: true });
     customerLines.forEach((l, i) => text(ctx, 320, 144 + i * 12, l));
     y = 230;
+  } else if (g.layout === "captioned") {
+    // Title and a label/value table top right; role-headed party sections whose lines are
+    // captioned ("Raison sociale : …", "Adresse : …"), names in capitals; a delivery section.
+    const C = lex.caption;
+    text(ctx, 545, 40, title.toUpperCase(), { size: 18, bold: true, right: true });
+    const meta: [string, string][] = [
+      [lex.no[k], g.invoiceNo],
+      [lex.date[k], date],
+      [lex.due[k], due],
+    ];
+    meta.forEach(([a, b], i) => {
+      text(ctx, 360, 70 + i * 12, a, { size: 8 });
+      text(ctx, 545, 70 + i * 12, b, { size: 8, right: true });
+    });
+    const section = (x: number, heading: string, lines: [string, string][]) => {
+      text(ctx, x, 130, heading.toUpperCase(), { size: 9, bold: true });
+      lines.forEach(([cap, v], i) => {
+        text(ctx, x, 146 + i * 11, cap, { size: 7 });
+        text(ctx, x + 75, 146 + i * 11, v, { size: 8 });
+      });
+    };
+    const reg = g.language === "de" ? "HRB 12345" : g.language === "fr" ? "123 456 789 00012" : "01234567";
+    section(50, lex.seller[k], [
+      [C.company, g.vendor.name.toUpperCase()],
+      [C.address, g.vendor.street],
+      ["", g.vendor.city],
+      [C.reg, reg],
+      [C.vat, g.vendor.vat],
+    ]);
+    section(320, lex.buyer[k], [
+      [C.company, g.customer.name.toUpperCase()],
+      [C.address, g.customer.street],
+      ["", g.customer.city],
+    ]);
+    text(ctx, 320, 190, C.ship.toUpperCase(), { size: 8, bold: true });
+    text(ctx, 320, 202, `${g.customer.name} – ${lex.department}`, { size: 8 });
+    text(ctx, 320, 213, g.customer.street, { size: 8 });
+    y = 245;
+  } else if (g.layout === "rightHead") {
+    // Letterhead set flush right at the top right, the window left with the return line, the
+    // invoice details as "label: value" lines right under the letterhead.
+    text(ctx, 545, 40, g.vendor.name, { size: 15, bold: true, right: true });
+    vendorLines.forEach((l, i) => text(ctx, 545, 60 + i * 10, l, { size: 8, right: true }));
+    text(ctx, 545, 80, `${g.language === "fr" ? "TVA" : g.language === "de" ? "USt-IdNr." : "VAT"}: ${g.vendor.vat}`, { size: 8, right: true });
+    text(ctx, 50, 118, `${g.vendor.name} · ${vendorLines.join(" · ")}`, { size: 6 });
+    customerLines.forEach((l, i) => text(ctx, 50, 132 + i * 12, l, { size: 10 }));
+    text(ctx, 340, 130, `${lex.no[k]}: ${g.invoiceNo}`, { size: 9 });
+    text(ctx, 340, 143, `${lex.date[k]}: ${date}`, { size: 9 });
+    text(ctx, 340, 156, `${lex.customerNo}: ${customerNo}`, { size: 9 });
+    text(ctx, 340, 169, `${lex.due[k]}: ${due}`, { size: 9 });
+    text(ctx, 50, 212, title, { size: 16, bold: true });
+    y = 240;
   } else {
     // Window address at the top, a header sentence with number and date, vendor only in the footer.
     customerLines.forEach((l, i) => text(ctx, 60, 120 + i * 12, l, { size: 10 }));

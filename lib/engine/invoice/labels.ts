@@ -229,7 +229,7 @@ const defs: [string, LabelKind, number, string[]][] = [
     [
       "from|seller|vendor|supplier|sold\\s+by|issued\\s+by|bill(?:ed)?\\s+from|service\\s+provider|provider|merchant",
       "pay\\s+to|remit\\s+to|remittance\\s+address|make\\s+(?:checks|cheques)\\s+payable\\s+to",
-      "fournisseur|vendeur|emetteur|prestataire|lieferant|verk(?:a|ae)ufer|absender|leverancier|verkoper|proveedor|vendedor|emisor|fornitore|venditore",
+      "fournisseur|vendeur|emetteur|prestataire|lieferant|verk(?:a|ae)ufer|absender|rechnungssteller|rechnungsaussteller|leistungserbringer|leverancier|verkoper|proveedor|vendedor|emisor|fornitore|venditore",
       // Section headings that name the seller's role.
       "(?:informationen|angaben|daten)\\s+zu[mr]\\s+(?:verk(?:a|ae)ufer|lieferanten|rechnungssteller|leistungserbringer)",
       "(?:informations?|donnees|coordonnees)\\s+(?:du\\s+|sur\\s+le\\s+)?(?:vendeur|fournisseur)|(?:seller|supplier|vendor)\\s+(?:information|details|data)",

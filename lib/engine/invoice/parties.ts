@@ -704,10 +704,15 @@ export function captionedName(occ: LabelOccurrence, layout: Layout): { name: str
   if (!page) return undefined;
   const lh = layout.lineHeight;
   let last = occ.seg.y1;
+  // The section's column: from the heading's left edge to the next heading on its row (sections
+  // side by side, "Seller" left and "Buyer" right, caption their lines on the same rows).
+  const headRow = page.rows[occ.seg.row];
+  const colLeft = occ.seg.x0 - lh * 2;
+  const colRight = Math.min(page.width, ...headRow.segments.filter((s) => s.x0 > occ.seg.x1).map((s) => s.x0 - lh));
   for (let r = occ.seg.row + 1; r < page.rows.length && r <= occ.seg.row + 14; r++) {
     const row = page.rows[r];
     if (row.y0 - last > lh * 4) break;
-    const segs = [...row.segments].sort((a, b) => a.x0 - b.x0);
+    const segs = [...row.segments].filter((s) => s.x0 >= colLeft && s.x0 < colRight).sort((a, b) => a.x0 - b.x0);
     const head = segs[0];
     if (
       head &&

@@ -99,3 +99,26 @@ describe("header sentences and titles", () => {
     expect(body.customer?.billTo?.name).toBe(t.customer);
   });
 });
+
+describe("party sections side by side with captioned lines; a letterhead set flush right", () => {
+  for (const language of ["de", "fr", "en"] as const) {
+    for (const seed of [10, 11, 12]) {
+      it(`${language} seed ${seed}: each role heading's own column gives its captioned name (seller left, buyer right, names in capitals)`, async () => {
+        const { g, t, body } = await parse({ language, layout: "captioned", seed });
+        expect(g.layout).toBe("captioned");
+        expect(body.vendor?.name?.toLowerCase()).toBe(t.vendor.toLowerCase());
+        expect(body.customer?.billTo?.name?.toLowerCase()).toBe(t.customer.toLowerCase());
+        expect(body.invoice?.invoiceNo).toBe(t.invoiceNo);
+        expect(Number(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
+      });
+    }
+
+    it(`${language}: the letterhead flush right at the top right is the vendor; the window left is the buyer`, async () => {
+      const { t, body } = await parse({ language, layout: "rightHead", seed: 5, twoRates: true });
+      expect(body.vendor?.name).toBe(t.vendor);
+      expect(body.customer?.billTo?.name).toBe(t.customer);
+      expect(body.invoice?.invoiceDate).toBe(t.invoiceDate);
+      expect(Number(body.paymentDetails?.tax)).toBeCloseTo(t.tax, 2);
+    });
+  }
+});
