@@ -9,7 +9,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
 
 export type GenLanguage = "de" | "fr" | "en";
-export type GenLayout = "classic" | "stacked" | "sentence" | "captioned" | "rightHead";
+export type GenLayout = "classic" | "stacked" | "sentence" | "captioned" | "rightHead" | "partyTable" | "template";
 
 export interface GenItem {
   description: string[];
@@ -345,7 +345,9 @@ export function generateInvoice(o: GenOptions): GenInvoice {
   const c = pick(CUSTOMERS[lang]);
   const sign = o.creditNote ? -1 : 1;
   const rates = lang === "de" ? [19, 7] : lang === "fr" ? [20, 5.5] : [20, 5];
-  const n = o.items ?? 2 + Math.floor(rnd() * 4);
+  const n0 = o.items ?? 2 + Math.floor(rnd() * 4);
+  // Captioned records take five rows an item: at most three fit above the totals and footer.
+  const n = o.itemRecords ? Math.min(n0, 3) : n0;
   const products = [...L[lang].products].sort(() => rnd() - 0.5);
   const items: GenItem[] = [];
   for (let i = 0; i < n; i++) {
@@ -396,7 +398,8 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     invoiceNo,
     invoiceDate,
     dueDate,
-    vendor: { ...v, vat, iban },
+    // The template layout's vendor is a brand in capitals without a legal form ("TECNATIVA").
+    vendor: { ...v, vat, iban, ...(o.layout === "template" ? { name: v.name.split(" ")[0].toUpperCase() } : {}) },
     customer: c,
     items,
     section: o.section ? pick(L[lang].section) : undefined,
@@ -427,7 +430,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
 export function benchmarkInvoices(): GenInvoice[] {
   const out: GenInvoice[] = [];
   for (const language of ["de", "fr", "en"] as const)
-    for (const layout of ["classic", "stacked", "sentence", "captioned", "rightHead"] as const)
+    for (const layout of ["classic", "stacked", "sentence", "captioned", "rightHead", "partyTable", "template"] as const)
       for (let seed = 1; seed <= 4; seed++)
         out.push(
           generateInvoice({
@@ -583,6 +586,47 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
     text(ctx, 320, 202, `${g.customer.name} – ${lex.department}`, { size: 8 });
     text(ctx, 320, 213, g.customer.street, { size: 8 });
     y = 245;
+  } else if (g.layout === "partyTable") {
+    // The parties in one table: role headings over two value columns, captions as row labels.
+    const C = lex.caption;
+    text(ctx, 50, 40, title, { size: 18, bold: true });
+    text(ctx, 50, 64, `${lex.no[k]}: ${g.invoiceNo}`, { size: 9 });
+    text(ctx, 250, 64, `${lex.date[k]}: ${date}`, { size: 9 });
+    text(ctx, 420, 64, `${lex.due[k]}: ${due}`, { size: 9 });
+    text(ctx, 160, 100, lex.seller[k], { size: 9, bold: true });
+    text(ctx, 360, 100, lex.buyer[k], { size: 9, bold: true });
+    rule(ctx, 50, 545, 112);
+    const reg = g.language === "de" ? "HRB 12345" : g.language === "fr" ? "123 456 789 00012" : "01234567";
+    const rowsT: [string, string, string][] = [
+      [C.company, g.vendor.name, g.customer.name],
+      [C.address, g.vendor.street, g.customer.street],
+      ["", g.vendor.city, g.customer.city],
+      [C.vat, g.vendor.vat, ""],
+      [C.reg, reg, ""],
+    ];
+    rowsT.forEach(([cap, a, b], i) => {
+      text(ctx, 50, 120 + i * 12, cap, { size: 8 });
+      text(ctx, 160, 120 + i * 12, a, { size: 8 });
+      if (b) text(ctx, 360, 120 + i * 12, b, { size: 8 });
+    });
+    y = 200;
+  } else if (g.layout === "template") {
+    // An office-suite template: title and number in large type, the vendor's block (name, tax
+    // id, street, city) where a window address would be, the date at the right, then labelled
+    // bill-to and ship-to sections side by side.
+    text(ctx, 60, 50, title.toUpperCase(), { size: 22 });
+    text(ctx, 60, 78, g.invoiceNo, { size: 22 });
+    [g.vendor.name, g.vendor.vat, ...vendorLines].forEach((l, i) => text(ctx, 60, 125 + i * 13, l, { size: 10 }));
+    text(ctx, 520, 138, lex.date[0].toUpperCase(), { size: 9, bold: true, right: true });
+    text(ctx, 520, 164, date, { size: 9, right: true });
+    text(ctx, 530, 200, `${lex.due[0]}: ${due}`, { size: 9, right: true });
+    text(ctx, 60, 230, lex.buyer[0].toUpperCase(), { size: 9, bold: true });
+    text(ctx, 300, 230, lex.caption.ship.toUpperCase(), { size: 9, bold: true });
+    [g.customer.name, g.customer.street, g.customer.city].forEach((l, i) => {
+      text(ctx, 60, 246 + i * 13, l, { size: 10 });
+      text(ctx, 300, 246 + i * 13, l, { size: 10 });
+    });
+    y = 310;
   } else if (g.layout === "rightHead") {
     // Letterhead set flush right at the top right, the window left with the return line, the
     // invoice details as "label: value" lines right under the letterhead.

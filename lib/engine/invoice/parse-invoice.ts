@@ -464,6 +464,7 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     accountHolder: holder?.value,
     allTexts,
     medianFont,
+    buyerLabelled: !!(billTo?.parsed.party.name || buyerCaption),
   });
   const billName = billToResult?.party.name ? nameTokens(billToResult.party.name).join(" ") : "";
   const vc = vcands.find((c) => nameTokens(c.name).join(" ") !== billName && c.score >= 1.5);
@@ -1500,6 +1501,18 @@ function titleNumber(layout: Layout): { value: string; box: Box } | undefined {
       if (titled) return { value: id, box: seg };
     }
   }
+  // An identifier alone on the row right under the title ("INVOICE" / "INV/2024/00005").
+  for (const [ri, row] of rows.entries()) {
+    if (!row.segments.some((t) => DOC_TITLE_RE.test(fold(t.text.trim()).replace(/[\s:]+$/, "")))) continue;
+    const title = row.segments.find((t) => DOC_TITLE_RE.test(fold(t.text.trim()).replace(/[\s:]+$/, "")))!;
+    const next = rows[ri + 1];
+    if (!next || next.y0 - row.y1 > layout.lineHeight * 2.5) continue;
+    const seg = next.segments.find((t) => Math.abs(t.x0 - title.x0) < layout.lineHeight * 2);
+    const id = seg?.text.trim() ?? "";
+    if (!seg || !/^[A-Z0-9][A-Z0-9_\-/.#]*\d[A-Z0-9_\-/.]*$/i.test(id)) continue;
+    if (findDates(id).length > 0 || (isAmountLike(id) && !/^0\d/.test(id))) continue;
+    return { value: id, box: seg };
+  }
   return undefined;
 }
 
@@ -1508,7 +1521,7 @@ const NUMBER_SIGN_RE = /^(?:n\s*o|nr|num|numero|#)\.?\s*[:.]?\s*([a-z0-9][a-z0-9
 
 /** A document title of its own (folded): invoice, credit note, the Brazilian NF-e/DANFE. */
 const DOC_TITLE_RE =
-  /^(?:(?:tax\s+|vat\s+|commercial\s+)?invoice|rechnung|gutschrift|facture|avoir|factura|fattura|factuur|fatura|credit\s+note|nota\s+fiscal(?:\s+eletronica)?|nf-?e|nfs-?e|danfe|danfse|documento\s+auxiliar(?:\s+da\s+nota\s+fiscal)?(?:\s+eletronica)?|da\s+nota\s+fiscal|eletronica)$/;
+  /^(?:(?:tax\s+|vat\s+|commercial\s+)?invoice|rechnung|gutschrift|facture|avoir|factura|fattura|factuur|fatura|credit\s+note|nota\s+de\s+credito|creditnota|nota\s+fiscal(?:\s+eletronica)?|nf-?e|nfs-?e|danfe|danfse|documento\s+auxiliar(?:\s+da\s+nota\s+fiscal)?(?:\s+eletronica)?|da\s+nota\s+fiscal|eletronica)$/;
 
 function get(obj: unknown, path: string): unknown {
   return path

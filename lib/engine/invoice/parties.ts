@@ -486,7 +486,14 @@ function plausibleName(text: string): boolean {
 export function vendorCandidates(
   layout: Layout,
   skip: Set<number>,
-  context: { domains: string[]; accountHolder?: string; allTexts: string[]; medianFont: number },
+  context: {
+    domains: string[];
+    accountHolder?: string;
+    allTexts: string[];
+    medianFont: number;
+    /** The buyer is already known from a labelled section: an address block elsewhere is not its window. */
+    buyerLabelled?: boolean;
+  },
 ): VendorCandidate[] {
   const out: VendorCandidate[] = [];
   const first = layout.pages[0];
@@ -590,7 +597,7 @@ export function vendorCandidates(
     // issuer, unless the block itself carries the issuer's contacts, tax id or bank.
     const inWindow =
       b.x0 < first.width * 0.45 && b.y0 > H * 0.11 && b.y0 < H * 0.32 && rest.some((t) => isAddressLine(t));
-    if (inWindow && !why.some((w) => w === "contact" || w === "tax id" || w === "bank")) {
+    if (inWindow && !context.buyerLabelled && !why.some((w) => w === "contact" || w === "tax id" || w === "bank")) {
       base -= 3;
       why.push("address window");
     }

@@ -122,3 +122,31 @@ describe("party sections side by side with captioned lines; a letterhead set flu
     });
   }
 });
+
+describe("an office-suite template: the vendor's block where a window address would be, the buyer labelled below", () => {
+  for (const language of ["de", "fr", "en"] as const) {
+    it(`${language}: a capitalised brand without a legal form is the vendor; the number alone under the title`, async () => {
+      const { g, t, body } = await parse({ language, layout: "template", seed: 14, twoRates: true });
+      expect(g.vendor.name).toBe(g.vendor.name.toUpperCase());
+      expect(body.vendor?.name).toBe(t.vendor);
+      expect(body.customer?.billTo?.name).toBe(t.customer);
+      expect(body.invoice?.invoiceNo).toBe(t.invoiceNo);
+      expect(body.invoice?.invoiceDate).toBe(t.invoiceDate);
+    });
+  }
+
+  it("a credit note's number alone under its title", async () => {
+    const { t, body } = await parse({ language: "de", layout: "template", seed: 12, creditNote: true });
+    expect(body.invoice?.invoiceNo).toBe(t.invoiceNo);
+    expect(Number(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
+  });
+
+  for (const language of ["de", "fr", "en"] as const) {
+    it(`${language}: parties in one table (role headings over value columns, captions as row labels)`, async () => {
+      const { t, body } = await parse({ language, layout: "partyTable", seed: 7 });
+      expect(body.vendor?.name).toBe(t.vendor);
+      expect(body.customer?.billTo?.name).toBe(t.customer);
+      expect(body.invoice?.invoiceNo).toBe(t.invoiceNo);
+    });
+  }
+});
