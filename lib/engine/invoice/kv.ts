@@ -158,7 +158,8 @@ export function valuesFor(occ: LabelOccurrence, layout: Layout, labelSegs: Set<n
         (s) =>
           xOverlap(s, seg) > 0.3 || Math.abs(s.x0 - seg.x0) < lh * 1.2 || Math.abs(s.x1 - seg.x1) < lh * 1.2,
       );
-      if (under.length === 0 && grid && row2.y0 >= seg.y1 - 1)
+      // (tight grids: the value row may touch the caption's box, but starts below its middle)
+      if (under.length === 0 && grid && row2.y0 > (seg.y0 + seg.y1) / 2)
         under = row2.segments.filter((s) => s.x0 >= seg.x0 - 2 && s.x1 <= cellRight + 2);
       // The value under a label cell lines up with it more than with its neighbours.
       const best = under.sort((a, b) => Math.abs(a.x0 - seg.x0) - Math.abs(b.x0 - seg.x0))[0];

@@ -452,10 +452,23 @@ export function splitAlternatives(re: string): string[] {
   return out.filter((x) => x !== "");
 }
 
+/**
+ * Tax abbreviations are also printed with dots ("Total H.T.", "T.T.C.", "T.V.A.", "M.W.St.",
+ * "I.V.A."): each whole abbreviation in a label's pattern accepts the dotted forms.
+ */
+export function dottedAbbreviations(re: string): string {
+  return re.replace(/(?<![a-z\\])(ttc|tva|ht|mwst|btw|iva|ust)(?![a-z])/g, (abbr: string) =>
+    abbr
+      .split("")
+      .map((ch, i) => (i === 0 ? ch : `\\.?\\s?${ch}`))
+      .join("") + "\\.?",
+  );
+}
+
 // A label ends at a word end: the lookahead makes the engine backtrack into a shorter
 // alternative ("num" in "number" is not a label end). A label ending in a letter is never glued
 // to a digit either: "F2025-1119" is an identifier, not the fax label "F" and a number.
-const compile = (re: string) => new RegExp(`(?:${re})(?![a-z])(?<![a-z](?=\\d))`, "y");
+const compile = (re: string) => new RegExp(`(?:${dottedAbbreviations(re)})(?![a-z])(?<![a-z](?=\\d))`, "y");
 
 /** Every label, compiled as a sticky regex over folded text. */
 export const LABELS: CompiledLabel[] = defs.flatMap(([field, kind, weight, res]) =>

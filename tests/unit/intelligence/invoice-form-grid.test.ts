@@ -6,6 +6,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { readInvoice } from "@/lib/engine/invoice/read-invoice";
 import { countryOfTaxIdNames } from "@/lib/engine/invoice/parse-invoice";
+import { LABELS, matchLabelAt } from "@/lib/engine/invoice/labels";
+import { fold } from "@/lib/engine/invoice/text-utils";
 import { shutdownOcr } from "@/lib/engine/ocr/pool";
 import { makeTextPdf } from "@/tests/helpers/invoice-fixtures";
 
@@ -166,4 +168,65 @@ describe("item-table headers in pt, es, it, nl", () => {
       expect(got.map((i) => Number(i.unitPrice))).toEqual([52.5, 8.75, 19.9]);
     });
   }
+});
+
+describe("tax abbreviations printed with dots", () => {
+  it.each([
+    ["Total H.T.", "subtotal"],
+    ["Total HT", "subtotal"],
+    ["Total T.T.C.", "total"],
+    ["Montant T.T.C.", "total"],
+    ["T.V.A. 20 %", "tax"],
+    ["M.W.St. 19 %", "tax"],
+    ["I.V.A. 21 %", "tax"],
+  ])("%s → %s", (text, field) => {
+    expect(matchLabelAt(fold(text), 0, LABELS)?.label.field).toBe(field);
+  });
+
+  it("an invoice whose totals say H.T. / T.V.A. / T.T.C.", async () => {
+    const items = [
+      { x: 50, y: 40, text: "Atelier Dumont SARL", size: 14, bold: true },
+      { x: 50, y: 58, text: "14 rue des Lilas · 69003 Lyon", size: 8 },
+      { x: 340, y: 100, text: "Facture n° F-2025-031", size: 11, bold: true },
+      { x: 340, y: 114, text: "Date : 12/03/2025", size: 9 },
+      { x: 330, y: 300, text: "Total H.T." },
+      { x: 545, y: 300, text: "1 250,00 €", right: true },
+      { x: 330, y: 314, text: "T.V.A. 20 %" },
+      { x: 545, y: 314, text: "250,00 €", right: true },
+      { x: 330, y: 328, text: "Total T.T.C.", bold: true },
+      { x: 545, y: 328, text: "1 500,00 €", right: true, bold: true },
+    ];
+    const res = await readInvoice(await makeTextPdf([items]), { noLlm: true });
+    const p = (res.body as Record<string, any>).paymentDetails;
+    expect([p?.subtotal, p?.tax, p?.total]).toEqual(["1250.00", "250.00", "1500.00"]);
+  });
+});
+
+describe("a tight form grid: the value row touches the caption's box", () => {
+  it("the value row starting inside the caption's box is still its value", async () => {
+    const items = [
+      { x: 40, y: 40, text: "Padaria Boa Vista Ltda", size: 12, bold: true },
+      { x: 270, y: 40, text: "NOTA FISCAL", size: 12, bold: true },
+      { x: 270, y: 56, text: "Nº 000.000.046", size: 10, bold: true },
+      { x: 20, y: 250, text: "BASE DE CÁLCULO", size: 5 },
+      { x: 140, y: 250, text: "VALOR DO IMPOSTO", size: 5 },
+      { x: 260, y: 250, text: "VALOR APROX. TRIBUTOS", size: 5 },
+      { x: 434, y: 250, text: "VALOR TOTAL DOS PRODUTOS", size: 5 },
+      { x: 130, y: 255, text: "0,00", size: 9, right: true },
+      { x: 250, y: 255, text: "0,00", size: 9, right: true },
+      { x: 428, y: 255, text: "1.318,67", size: 9, right: true },
+      { x: 587, y: 255, text: "3.267,60", size: 9, right: true },
+      { x: 20, y: 268, text: "VALOR DO FRETE", size: 5 },
+      { x: 140, y: 268, text: "DESCONTO", size: 5 },
+      { x: 434, y: 268, text: "VALOR TOTAL DA NOTA", size: 5 },
+      { x: 130, y: 273, text: "0,00", size: 9, right: true },
+      { x: 250, y: 273, text: "0,00", size: 9, right: true },
+      { x: 587, y: 273, text: "3.267,60", size: 9, right: true },
+    ];
+    const res = await readInvoice(await makeTextPdf([items]), { noLlm: true });
+    const b = res.body as Record<string, any>;
+    expect(b.invoice?.invoiceNo).toBe("000.000.046");
+    expect(b.paymentDetails?.subtotal).toBe("3267.60");
+    expect(b.paymentDetails?.total).toBe("3267.60");
+  });
 });
