@@ -711,6 +711,7 @@ export function captionedName(occ: LabelOccurrence, layout: Layout): { name: str
   if (!page) return undefined;
   const lh = layout.lineHeight;
   let last = occ.seg.y1;
+  let personal: { name: string; box: Box } | undefined;
   // The section's column: from the heading's left edge to the next heading on its row (sections
   // side by side, "Seller" left and "Buyer" right, caption their lines on the same rows).
   const headRow = page.rows[occ.seg.row];
@@ -741,8 +742,16 @@ export function captionedName(occ: LabelOccurrence, layout: Layout): { name: str
         value = segs[i + 1].text.trim();
         box = segs[i + 1];
       }
-      if (value && !notAPartyName(value) && !NAME_CAPTION.test(value)) return { name: value, box };
+      if (value && !notAPartyName(value) && !NAME_CAPTION.test(value)) {
+        // A company caption ("Firmenname", "Raison sociale") names the party; a bare "Name" may
+        // be its contact person's: keep looking for a company caption in the section.
+        if (COMPANY_CAPTION.test(fold(segs[i].text.trim()))) return { name: value, box };
+        personal ??= { name: value, box };
+      }
     }
   }
-  return undefined;
+  return personal;
 }
+
+const COMPANY_CAPTION =
+  /^(?:company(?:\s+name)?|firmenname|firma|unternehmen|raison\s+sociale|denomination(?:\s+sociale)?|razon\s+social|denominacion(?:\s+social)?|ragione\s+sociale|denominazione|bedrijfsnaam|handelsnaam|razao\s+social|empresa)\s*:/;

@@ -150,3 +150,40 @@ describe("an office-suite template: the vendor's block where a window address wo
     });
   }
 });
+
+describe("captions inside a role section", () => {
+  it("a company caption beats a contact person's 'Name:'; a placeholder is never a name", async () => {
+    const { makeTextPdf } = await import("@/tests/helpers/invoice-fixtures");
+    const row = (y: number, cap: string, value: string, x = 50) => [
+      { x, y, text: cap, size: 9 },
+      { x: x + 110, y, text: value, size: 9 },
+    ];
+    const items = [
+      { x: 50, y: 40, text: "Rechnung", size: 18, bold: true },
+      { x: 50, y: 90, text: "Informationen zum Verkäufer", size: 11, bold: true },
+      ...row(110, "Name:", "Jan Hansen"),
+      ...row(124, "Firmenname:", "Brandt Metallbau GmbH"),
+      ...row(138, "Ort:", "44135 Dortmund"),
+      { x: 50, y: 170, text: "Informationen zum Käufer", size: 11, bold: true },
+      ...row(190, "Name:", "nicht vorhanden"),
+      ...row(204, "Firmenname:", "Schulte Bau GmbH"),
+      { x: 50, y: 240, text: "Rechnungsnummer:", size: 9 },
+      { x: 160, y: 240, text: "RE-2025-0815", size: 9 },
+      { x: 50, y: 254, text: "Rechnungsdatum:", size: 9 },
+      { x: 160, y: 254, text: "05.03.2025", size: 9 },
+      { x: 300, y: 300, text: "Gesamtbetrag", size: 9 },
+      { x: 545, y: 300, text: "1.428,00 €", size: 9, right: true },
+    ];
+    const res = await readInvoice(await makeTextPdf([items]), { noLlm: true });
+    const b = res.body as Record<string, any>;
+    expect(b.vendor?.name).toBe("Brandt Metallbau GmbH");
+    expect(b.customer?.billTo?.name).toBe("Schulte Bau GmbH");
+  });
+
+  it("placeholders are not names", async () => {
+    const { notAPartyName } = await import("@/lib/engine/lexicon/invoice-fields");
+    for (const t of ["nicht vorhanden", "n/a", "N/A", "non renseigné", "não informado", "niet beschikbaar", "—"])
+      expect(notAPartyName(t)).toBe(true);
+    expect(notAPartyName("Brandt Metallbau GmbH")).toBe(false);
+  });
+});
