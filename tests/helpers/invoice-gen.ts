@@ -72,6 +72,8 @@ export interface GenInvoice {
   buyerPrinted?: boolean;
   /** Items printed as captioned records (an e-invoice viewer's "details"), no item table. */
   itemRecords?: boolean;
+  /** The item table without a header row (description … amount), each item with an indented breakdown row. */
+  headerless?: boolean;
   subtotal: number;
   taxes: { rate: number; amount: number }[];
   tax: number;
@@ -332,6 +334,7 @@ export interface GenOptions {
   basesOnly?: boolean;
   buyerPrinted?: boolean;
   itemRecords?: boolean;
+  headerless?: boolean;
   /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
   usDates?: boolean;
 }
@@ -419,6 +422,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     basesOnly: !!o.basesOnly,
     buyerPrinted: !!o.buyerPrinted,
     itemRecords: !!o.itemRecords,
+    headerless: !!o.headerless,
     subtotal,
     taxes,
     tax,
@@ -452,6 +456,7 @@ export function benchmarkInvoices(): GenInvoice[] {
   for (const language of ["de", "fr", "en"] as const) {
     out.push(generateInvoice({ language, layout: "classic", seed: 5, buyerPrinted: true, twoRates: true }));
     out.push(generateInvoice({ language, layout: "stacked", seed: 5, itemRecords: true, items: 3 }));
+    out.push(generateInvoice({ language, layout: "classic", seed: 21, headerless: true, items: 3 }));
   }
   out.push(generateInvoice({ language: "en", layout: "classic", seed: 6, usDates: true, multiLine: true }));
   return out;
@@ -721,18 +726,34 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   } else {
     const cols = lex.cols[k % 2];
     const X = { desc: 50, qty: 350, unit: 440, amount: 545 };
-    text(ctx, X.desc, y, cols[0], { bold: true });
-    text(ctx, X.qty, y, cols[1], { bold: true, right: true });
-    text(ctx, X.unit, y, cols[2], { bold: true, right: true });
-    text(ctx, X.amount, y, cols[3], { bold: true, right: true });
-    rule(ctx, 50, 545, y + 13);
-    y += 20;
+    if (g.headerless) {
+      // No header row: a section heading, then "description … amount" rows with a breakdown.
+      text(ctx, X.desc, y, lex.records.heading, { bold: true, size: 11 });
+      y += 22;
+      for (const it of g.items) {
+        text(ctx, X.desc, y, it.description[0], { bold: true });
+        text(ctx, X.amount, y, money(g, it.total), { right: true, bold: true });
+        y += 13;
+        text(ctx, X.desc + 15, y, `${it.quantity} × ${money(g, it.unitPrice)}`, { size: 8 });
+        text(ctx, X.amount, y, money(g, it.total), { right: true, size: 8 });
+        y += 18;
+      }
+      y += 6;
+    }
+    if (!g.headerless) {
+      text(ctx, X.desc, y, cols[0], { bold: true });
+      text(ctx, X.qty, y, cols[1], { bold: true, right: true });
+      text(ctx, X.unit, y, cols[2], { bold: true, right: true });
+      text(ctx, X.amount, y, cols[3], { bold: true, right: true });
+      rule(ctx, 50, 545, y + 13);
+      y += 20;
+    }
     if (g.section) {
       text(ctx, X.desc, y, g.section, { bold: true });
       y += 15;
     }
     let carried = 0;
-    for (const [n, it] of g.items.entries()) {
+    for (const [n, it] of (g.headerless ? [] : g.items).entries()) {
       if (g.carryForward && n === Math.ceil(g.items.length / 2)) {
         // Page break: carried-forward sum at the foot, page number; page 2 repeats the letterhead.
         if (g.footerEveryPage) {

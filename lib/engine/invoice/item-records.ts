@@ -148,3 +148,102 @@ export function findItemRecords(layout: Layout, decimal: DecimalMark): LineItemT
     footers: [],
   };
 }
+
+/** Fields whose labels mark a row as a totals or header row, never an item. */
+const NOT_ITEM_FIELDS = new Set([
+  "total",
+  "subtotal",
+  "tax",
+  "discount",
+  "shipping",
+  "balanceDue",
+  "amountPaid",
+  "invoiceNo",
+  "invoiceDate",
+  "dueDate",
+]);
+
+/**
+ * Items of a table printed without a header row ("AWS Data Transfer ........ $0.01"): runs of
+ * rows whose text starts at one left edge and whose last cell is an amount in one right-aligned
+ * column; indented rows under an item (its breakdown) are skipped. A run is only taken when its
+ * amounts add up to the invoice's net or gross (`targets`): arithmetic, not position, says it is
+ * the item table. Of several such runs, the longest wins.
+ */
+export function findHeaderlessItems(
+  layout: Layout,
+  decimal: DecimalMark,
+  targets: number[],
+  isLabelRow: (seg: Segment) => { field: string; weight: number } | undefined,
+): LineItemTable | undefined {
+  const lh = layout.lineHeight;
+  interface Cand {
+    desc: Segment;
+    amount: Segment;
+    value: number;
+    text: string;
+    row: Row;
+  }
+  const runs: Cand[][] = [];
+  for (const page of layout.pages) {
+    let run: Cand[] = [];
+    let lastY = -1e9;
+    const close = () => {
+      if (run.length >= 2) runs.push(run);
+      run = [];
+    };
+    for (const row of page.rows) {
+      const segs = [...row.segments].sort((a, b) => a.x0 - b.x0);
+      const first = segs[0];
+      const last = segs[segs.length - 1];
+      const a = segs.length >= 2 ? pickAmount(last.text, decimal) : undefined;
+      const amountCell = a && last.text.replace(/[\s$€£¥]/g, "").length <= a.raw.replace(/[\s$€£¥]/g, "").length + 3;
+      const label = first ? isLabelRow(first) : undefined;
+      const itemLike =
+        amountCell &&
+        hasLetter(first.text) &&
+        first.text.trim().length >= 3 &&
+        !(label && (NOT_ITEM_FIELDS.has(label.field) || label.weight >= 2));
+      const aligned = (c: Cand[]) => c.length === 0 || Math.abs(c[0].amount.x1 - last.x1) < lh * 1.5;
+      if (row.y0 - lastY > lh * 3) close();
+      if (itemLike && aligned(run) && (run.length === 0 || Math.abs(first.x0 - run[0].desc.x0) < lh * 0.8)) {
+        run.push({ desc: first, amount: last, value: a!.value, text: a!.text, row });
+        lastY = row.y1;
+        continue;
+      }
+      // An indented breakdown row under an item ("Charges $1.87", "VAT $0.00"): skipped.
+      if (run.length > 0 && amountCell && first.x0 > run[0].desc.x0 + lh * 0.8 && aligned(run)) {
+        lastY = row.y1;
+        continue;
+      }
+      close();
+      lastY = row.y1;
+    }
+    close();
+  }
+  const fits = (r: Cand[]) => {
+    const sum = r.reduce((s, c) => s + c.value, 0);
+    return targets.some((t) => Math.abs(Math.abs(sum) - Math.abs(t)) < 0.011);
+  };
+  const best = runs.filter(fits).sort((a, b) => b.length - a.length)[0];
+  if (!best) return undefined;
+  const items: LineItem[] = best.map((c) => ({
+    values: { description: c.desc.text.trim(), total: c.text },
+    boxes: { description: c.desc, total: c.amount },
+    box: {
+      page: c.desc.page,
+      x0: c.desc.x0,
+      y0: Math.min(c.desc.y0, c.amount.y0),
+      x1: c.amount.x1,
+      y1: Math.max(c.desc.y1, c.amount.y1),
+    },
+  }));
+  return {
+    columns: [COLUMNS[0], COLUMNS[3]],
+    items,
+    pages: [...new Set(items.map((i) => i.box.page))],
+    box: items[0].box,
+    rows: best.map((c) => c.row),
+    footers: [],
+  };
+}

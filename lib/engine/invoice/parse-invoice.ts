@@ -57,7 +57,7 @@ import {
   type Column,
   type LineItemTable,
 } from "@/lib/engine/invoice/line-items";
-import { findItemRecords } from "@/lib/engine/invoice/item-records";
+import { findHeaderlessItems, findItemRecords } from "@/lib/engine/invoice/item-records";
 import { reconcileTotals, type AmountCandidate } from "@/lib/engine/invoice/totals";
 import { parseAddress } from "@/lib/engine/invoice/address";
 import { US_STATES, countryOf } from "@/lib/engine/invoice/countries";
@@ -924,6 +924,18 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   }
 
   // 8. Line items.
+  if (tables.length === 0) {
+    // A table without a header row, recognised by arithmetic: its amounts add up to the net or gross.
+    const targets = [payment.subtotal, payment.total].filter((v): v is string => !!v).map(Number);
+    const headerless =
+      targets.length > 0
+        ? findHeaderlessItems(layout, decimal, targets, (seg) => {
+            const o = labelsInSegment(seg).find((x) => x.hit.start <= 1);
+            return o ? { field: o.hit.label.field, weight: o.hit.label.weight } : undefined;
+          })
+        : undefined;
+    if (headerless) tables.push(headerless);
+  }
   if (tables.length > 0) {
     body.lineItems = lineItemsBody(tables);
     tables.forEach((t, ti) => {

@@ -187,3 +187,15 @@ describe("captions inside a role section", () => {
     expect(notAPartyName("Brandt Metallbau GmbH")).toBe(false);
   });
 });
+
+describe("an item table without a header row", () => {
+  for (const language of ["de", "fr", "en"] as const) {
+    it(`${language}: 'description … amount' rows with indented breakdowns, taken because they add up to the net`, async () => {
+      const { t, body } = await parse({ language, layout: "classic", seed: 21, headerless: true, items: 3 });
+      const items = (body.lineItems ?? []).flat() as Record<string, string>[];
+      expect(items.map((i) => i.description)).toEqual(t.lineItems.map((i) => i.description));
+      expect(items.map((i) => Number(i.total))).toEqual(t.lineItems.map((i) => i.total));
+      expect(Number(body.paymentDetails?.subtotal)).toBeCloseTo(t.subtotal, 2);
+    });
+  }
+});
