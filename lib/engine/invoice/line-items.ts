@@ -724,8 +724,25 @@ function dropNonItems(
   const out: LineItem[] = [];
   let sum = 0;
   let lastCarry: number | undefined;
+  // Items carry amounts: a row with neither an amount nor a positive quantity is the previous
+  // item's continuation (a wrapped description, a benefit code; stray digits of its text may fall
+  // into the number columns).
+  const priced = items.filter((i) => amount(i)).length;
+  const qtyKey = keyOf("quantity");
+  const positiveQty = (i: LineItem) => {
+    const q = qtyKey ? Number((i.values[qtyKey] ?? "").replace(/[^\d.,]/g, "").replace(",", ".")) : NaN;
+    return Number.isFinite(q) && q > 0;
+  };
+  const continuations = priced >= 2;
+  const descKey = descKeys.find((k) => cols.find((c) => c.key === k)?.role === "description") ?? descKeys[0];
   for (const it of items) {
     const a = amount(it);
+    if (continuations && !a && !positiveQty(it)) {
+      const prev = out[out.length - 1];
+      const text = descKeys.map((k) => it.values[k] ?? "").filter(Boolean).join(" ").trim();
+      if (prev && descKey && text) prev.values[descKey] = prev.values[descKey] ? `${prev.values[descKey]}\n${text}` : text;
+      continue;
+    }
     if (bare(it) && a) {
       const desc = descKeys.map((k) => it.values[k] ?? "").join(" ");
       const carried = (out.length >= 2 && Math.abs(a.value - sum) < 0.015) || (lastCarry !== undefined && Math.abs(a.value - lastCarry) < 0.015);

@@ -230,3 +230,38 @@ describe("a tight form grid: the value row touches the caption's box", () => {
     expect(b.paymentDetails?.total).toBe("3267.60");
   });
 });
+
+describe("item rows without an amount or a quantity continue the item above", () => {
+  it("stray zeros of a wrapped line in the number columns do not make it an item", async () => {
+    const X = { desc: 50, qty: 330, price: 430, amount: 545 };
+    const items: { x: number; y: number; text: string; size?: number; bold?: boolean; right?: boolean }[] = [
+      { x: 50, y: 40, text: "Brandt Metallbau GmbH", size: 14, bold: true },
+      { x: 340, y: 90, text: "Rechnungsnummer: RE-2025-17", size: 9 },
+      { x: 340, y: 102, text: "Rechnungsdatum: 05.03.2025", size: 9 },
+      { x: X.desc, y: 200, text: "Bezeichnung", bold: true },
+      { x: X.qty, y: 200, text: "Menge", bold: true, right: true },
+      { x: X.price, y: 200, text: "Einzelpreis", bold: true, right: true },
+      { x: X.amount, y: 200, text: "Betrag", bold: true, right: true },
+    ];
+    const rows: [string, string, string, string][] = [
+      ["Stahlträger HEB 200", "4", "212,50", "850,00"],
+      ["Förderkennzeichen SC830015", "0", "0", ""],
+      ["Montage vor Ort", "6", "75,00", "450,00"],
+      ["Lieferung frei Baustelle", "", "", ""],
+      ["Schweißarbeiten", "3", "90,00", "270,00"],
+    ];
+    rows.forEach(([d, q, p, a], i) => {
+      const y = 216 + i * 13;
+      items.push({ x: X.desc, y, text: d });
+      if (q) items.push({ x: X.qty, y, text: q, right: true });
+      if (p) items.push({ x: X.price, y, text: p, right: true });
+      if (a) items.push({ x: X.amount, y, text: a, right: true });
+    });
+    items.push({ x: 330, y: 300, text: "Gesamtbetrag" }, { x: 545, y: 300, text: "1.570,00 €", right: true });
+    const res = await readInvoice(await makeTextPdf([items]), { noLlm: true });
+    const got = ((res.body.lineItems ?? []) as Record<string, string>[][]).flat();
+    expect(got.map((i) => Number(i.total))).toEqual([850, 450, 270]);
+    expect(got[0].description).toContain("SC830015");
+    expect(got[1].description).toContain("Lieferung frei Baustelle");
+  });
+});
