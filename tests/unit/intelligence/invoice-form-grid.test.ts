@@ -265,3 +265,31 @@ describe("item rows without an amount or a quantity continue the item above", ()
     expect(got[1].description).toContain("Lieferung frei Baustelle");
   });
 });
+
+describe("total and net labels in seven languages", () => {
+  it.each([
+    ["Rechnungssumme", "total"],
+    ["Endsumme", "total"],
+    ["Zahlbetrag", "total"],
+    ["Betrag brutto", "total"],
+    ["Summe inkl. MwSt.", "total"],
+    ["Total général", "total"],
+    ["Eindtotaal", "total"],
+    ["Importe a pagar", "total"],
+    ["Totale complessivo", "total"],
+    ["Total geral", "total"],
+    ["Nettosumme", "subtotal"],
+    ["Summe der Positionen", "subtotal"],
+    ["Summe aller Positionen", "subtotal"],
+    ["Betrag netto", "subtotal"],
+    ["Summe exkl. MwSt.", "subtotal"],
+    ["Total hors TVA", "subtotal"],
+    ["Montant hors taxes", "subtotal"],
+    ["Net HT", "subtotal"],
+    ["Totaal netto", "subtotal"],
+    ["Importe neto", "subtotal"],
+    ["Totale netto", "subtotal"],
+  ])("%s → %s", (text, field) => {
+    expect(matchLabelAt(fold(text), 0, LABELS)?.label.field).toBe(field);
+  });
+});
