@@ -38,6 +38,7 @@ const defs: [string, LabelKind, number, string[]][] = [
       `factuur${SP}(?:nummer|nr\\.?|no\\.?|number)`,
       `(?:factura|fattura|fatura)${SP}${NO}`,
       `n\\.?o\\.?${SP}(?:factura|fattura)`,
+      `(?:beleg|dokument)${SP}(?:nummer|nr\\.?)|numero\\s+(?:del?\\s+)?documento|n\\.?o\\.?${SP}documento|document${SP}(?:number|no\\.?)`,
     ],
   ],
   [
@@ -70,7 +71,8 @@ const defs: [string, LabelKind, number, string[]][] = [
     3,
     [
       `due${SP}date`,
-      "payment\\s+due(?:\\s+date)?|due\\s+(?:by|on)|pay(?:able)?\\s+by|payment\\s+date",
+      "payment\\s+due(?:\\s+date)?|due\\s+(?:by|on)|pay(?:able)?\\s+by|payment\\s+date|payable\\s+(?:before|until|on)",
+      "netto\\s+bis|zahlbar\\s+(?:am|spatestens\\s+(?:am|bis))|vencimento|fecha\\s+(?:de\\s+)?pago|pagar\\s+antes\\s+de|da\\s+pagare\\s+entro|betalen\\s+voor",
       "date\\s+d'echeance|echeance|date\\s+limite\\s+(?:de\\s+)?(?:paiement|reglement)|a\\s+payer\\s+avant\\s+le",
       "f(?:a|ae)lligkeits?datum|f(?:a|ae)llig\\s+(?:am|bis)|zahlbar\\s+bis|zahlungsziel|zahlungsdatum",
       "vervaldatum|vervaldag|uiterste\\s+betaaldatum|te\\s+betalen\\s+voor",
@@ -233,6 +235,7 @@ const defs: [string, LabelKind, number, string[]][] = [
     [
       "from|seller|vendor|supplier|sold\\s+by|issued\\s+by|bill(?:ed)?\\s+from|service\\s+provider|provider|merchant",
       "pay\\s+to|remit\\s+to|remittance\\s+address|make\\s+(?:checks|cheques)\\s+payable\\s+to",
+      "auftragnehmer|cedente(?:\\s*\\/\\s*prestatore)?|prestatore|prestador(?:\\s+(?:do|dos|de)\\s+servicos?)?|afzender|emitente",
       "fournisseur|vendeur|emetteur|prestataire|lieferant|verk(?:a|ae)ufer|absender|rechnungssteller|rechnungsaussteller|leistungserbringer|leverancier|verkoper|proveedor|vendedor|emisor|fornitore|venditore",
       // Section headings that name the seller's role.
       "(?:informationen|angaben|daten)\\s+zu[mr]\\s+(?:verk(?:a|ae)ufer|lieferanten|rechnungssteller|leistungserbringer)",

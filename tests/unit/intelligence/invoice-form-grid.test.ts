@@ -293,3 +293,21 @@ describe("total and net labels in seven languages", () => {
     expect(matchLabelAt(fold(text), 0, LABELS)?.label.field).toBe(field);
   });
 });
+
+describe("document-number, due-date and issuer-role labels", () => {
+  it.each([
+    ["Belegnummer", "invoiceNo"],
+    ["Dokument-Nr.", "invoiceNo"],
+    ["Número de documento", "invoiceNo"],
+    ["Document number", "invoiceNo"],
+    ["Payable before", "dueDate"],
+    ["Netto bis", "dueDate"],
+    ["Vencimento", "dueDate"],
+    ["Da pagare entro", "dueDate"],
+    ["Auftragnehmer", "vendor"],
+    ["Cedente / prestatore", "vendor"],
+    ["Prestador de serviços", "vendor"],
+  ])("%s → %s", (text, field) => {
+    expect(matchLabelAt(fold(text), 0, LABELS)?.label.field).toBe(field);
+  });
+});
