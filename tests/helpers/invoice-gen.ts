@@ -74,6 +74,8 @@ export interface GenInvoice {
   itemRecords?: boolean;
   /** The item table without a header row (description … amount), each item with an indented breakdown row. */
   headerless?: boolean;
+  /** A deposit paid before: gross total, the deposit, then the (smaller) amount due. */
+  prepaid?: boolean;
   subtotal: number;
   taxes: { rate: number; amount: number }[];
   tax: number;
@@ -109,6 +111,7 @@ const L = {
     title: ["INVOICE", "Invoice", "Tax Invoice"],
     credit: "Credit Note",
     purchase: "Vendor Bill",
+    prepaid: ["Total incl. VAT", "Deposit paid", "Amount due"],
     caption: { company: "Company name:", address: "Address:", reg: "Company No.:", vat: "VAT No.:", ship: "Deliver to" },
     records: { name: "Item name:", qty: "Quantity", price: "Unit price", total: "Line total", heading: "Line details" },
     no: ["Invoice No.", "Invoice number", "Invoice #"],
@@ -149,6 +152,7 @@ const L = {
     title: ["RECHNUNG", "Rechnung"],
     credit: "Gutschrift",
     purchase: "Lieferantenrechnung",
+    prepaid: ["Gesamtbetrag brutto", "Anzahlung", "Zahlbetrag"],
     caption: { company: "Firma:", address: "Anschrift:", reg: "Handelsregister:", vat: "USt-IdNr.:", ship: "Lieferadresse" },
     records: { name: "Bezeichnung:", qty: "Menge", price: "Einzelpreis", total: "Gesamtpreis (netto)", heading: "Details" },
     no: ["Rechnungsnummer", "Rechnungs-Nr.", "Rechnung Nr."],
@@ -189,6 +193,7 @@ const L = {
     title: ["FACTURE", "Facture"],
     credit: "Avoir",
     purchase: "Facture fournisseur",
+    prepaid: ["Total TTC", "Acompte versé", "Net à payer"],
     caption: { company: "Raison sociale :", address: "Adresse :", reg: "SIRET :", vat: "N° TVA :", ship: "Adresse de livraison" },
     records: { name: "Désignation :", qty: "Quantité", price: "Prix unitaire HT", total: "Montant net de la ligne", heading: "Détail des lignes" },
     no: ["Facture n°", "Numéro de facture", "N° de facture"],
@@ -335,6 +340,7 @@ export interface GenOptions {
   buyerPrinted?: boolean;
   itemRecords?: boolean;
   headerless?: boolean;
+  prepaid?: boolean;
   /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
   usDates?: boolean;
 }
@@ -423,6 +429,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     buyerPrinted: !!o.buyerPrinted,
     itemRecords: !!o.itemRecords,
     headerless: !!o.headerless,
+    prepaid: !!o.prepaid,
     subtotal,
     taxes,
     tax,
@@ -457,6 +464,7 @@ export function benchmarkInvoices(): GenInvoice[] {
     out.push(generateInvoice({ language, layout: "classic", seed: 5, buyerPrinted: true, twoRates: true }));
     out.push(generateInvoice({ language, layout: "stacked", seed: 5, itemRecords: true, items: 3 }));
     out.push(generateInvoice({ language, layout: "classic", seed: 21, headerless: true, items: 3 }));
+    out.push(generateInvoice({ language, layout: "captioned", seed: 22, prepaid: true, twoRates: true }));
   }
   out.push(generateInvoice({ language: "en", layout: "classic", seed: 6, usDates: true, multiLine: true }));
   return out;
@@ -818,7 +826,10 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
       t.amount,
       false,
     ]);
-  rows.push([lex.total[k], g.total, true]);
+  if (g.prepaid) {
+    const deposit = r2(Math.round(g.total * 0.3));
+    rows.push([lex.prepaid[0], g.total, true], [lex.prepaid[1], -deposit, false], [lex.prepaid[2], r2(g.total - deposit), true]);
+  } else rows.push([lex.total[k], g.total, true]);
   for (const [label, value, strong] of rows) {
     // In columns: the label in the description column, the amount in the amount column.
     text(ctx, g.totalsInColumns ? 50 : 330, y, label, { bold: strong });

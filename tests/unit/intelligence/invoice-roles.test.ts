@@ -199,3 +199,15 @@ describe("an item table without a header row", () => {
     });
   }
 });
+
+describe("a deposit paid before: the grand total is not the amount due", () => {
+  for (const language of ["de", "fr", "en"] as const) {
+    it(`${language}: gross total, deposit and amount due printed; total = gross, net + tax reconcile`, async () => {
+      const { g, t, body } = await parse({ language, layout: "captioned", seed: 22, prepaid: true, twoRates: true });
+      expect(g.prepaid).toBe(true);
+      expect(Number(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
+      expect(Number(body.paymentDetails?.subtotal)).toBeCloseTo(t.subtotal, 2);
+      expect(Number(body.paymentDetails?.tax)).toBeCloseTo(t.tax, 2);
+    });
+  }
+});
