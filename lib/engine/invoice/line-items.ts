@@ -678,7 +678,7 @@ export function isTaxRateLead(text: string): boolean {
 }
 
 /** The tax row of a tax-per-rate line: its last amount, and the base printed before it. */
-function taxRowOf(text: string, box: Box, decimal: DecimalMark): TaxRow | undefined {
+export function taxRowOf(text: string, box: Box, decimal: DecimalMark): TaxRow | undefined {
   const amounts = findAmounts(text, decimal).filter((a) => !a.isPercent);
   const last = amounts[amounts.length - 1];
   if (!last) return undefined;

@@ -211,3 +211,14 @@ describe("a deposit paid before: the grand total is not the amount due", () => {
     });
   }
 });
+
+describe("tax per rate as rows of their own, outside any item table", () => {
+  for (const language of ["de", "fr", "en"] as const) {
+    it(`${language}: "plus 20 % VAT on <base> … <tax>" rows under item records give tax and net`, async () => {
+      const { t, body } = await parse({ language, layout: "stacked", seed: 10, twoRates: true, totalsInColumns: true, itemRecords: true });
+      expect(Number(body.paymentDetails?.tax)).toBeCloseTo(t.tax, 2);
+      expect(Number(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
+      expect(Number(body.paymentDetails?.subtotal)).toBeCloseTo(t.subtotal, 2);
+    });
+  }
+});
