@@ -53,7 +53,10 @@ import {
 } from "@/lib/engine/invoice/parties";
 import {
   findLineItems,
+  isTaxRateText,
   lineItemsBody,
+  taxRowOf,
+  type TaxRow,
   type Column,
   type LineItemTable,
 } from "@/lib/engine/invoice/line-items";
@@ -680,8 +683,23 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
       }
     }
   }
-  // Tax per rate printed in the table's columns ("zzgl. 19 % MwSt. auf 1.234,56 | 234,56").
-  const taxRowsAll = tables.flatMap((t) => t.taxRows ?? []);
+  // Tax per rate printed in the table's columns ("zzgl. 19 % MwSt. auf 1.234,56 | 234,56"), or as
+  // rows of their own outside any table (the rate's text first, its tax amount last on the row).
+  const tableTaxRows = tables.flatMap((t) => t.taxRows ?? []);
+  const freeTaxRows: TaxRow[] = [];
+  for (const page of layout.pages)
+    for (const row of page.rows) {
+      const segs = [...row.segments].sort((a, b) => a.x0 - b.x0);
+      if (segs.length < 2 || segs.some((sg) => tableSegs.has(sg.id))) continue;
+      if (!isTaxRateText(segs[0].text) || !/^\S/.test(segs[0].text)) continue;
+      const last = segs[segs.length - 1];
+      if (!pickAmount(last.text, decimal)) continue;
+      // Already read by the item table (a row its columns let through).
+      if (tableTaxRows.some((r) => r.box.page === page.index && Math.abs(r.box.y0 - last.y0) < 3)) continue;
+      const r = taxRowOf(`${segs.slice(0, -1).map((sg) => sg.text).join(" ")} ${last.text}`, last, decimal);
+      if (r) freeTaxRows.push(r);
+    }
+  const taxRowsAll = [...tableTaxRows, ...freeTaxRows];
   // The net printed only as each rate's base ("plus 20 % VAT on 1,234.56"): their sum is a
   // subtotal candidate, kept only if the reconciliation (net + Σ tax = gross) confirms it.
   if (taxRowsAll.length > 0 && taxRowsAll.every((r) => r.base)) {
@@ -697,8 +715,7 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
       rowKey: "taxbases",
     });
   }
-  for (const t of tables)
-    for (const r of t.taxRows ?? [])
+  for (const r of taxRowsAll)
       // The same row read by its label already ("VAT 20 % | 24.00") is not a second candidate.
       if (!amountCands.some((c) => c.field === "tax" && c.box.page === r.box.page && Math.abs(c.box.y0 - r.box.y0) < 3 && Math.abs(c.value - r.value) < 0.005))
       amountCands.push({
