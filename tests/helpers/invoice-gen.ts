@@ -506,7 +506,8 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   const k = g.variant;
   const date = formatDate(g.invoiceDate, g.language, g.dateStyle);
   const due = formatDate(g.dueDate, g.language, g.dateStyle);
-  const title = g.creditNote ? lex.credit : g.buyerPrinted ? lex.purchase : lex.title[k % lex.title.length];
+  // A bill the buyer printed keeps its purchase title (the only sign of who printed it).
+  const title = g.buyerPrinted ? lex.purchase : g.creditNote ? lex.credit : lex.title[k % lex.title.length];
   const customerNo = `${10000 + (g.invoiceNo.length * 7919) % 89999}`;
   const customerLines = [...(g.salutation ? [lex.salutation] : []), g.customer.name, ...(g.customer.person ? [g.customer.person] : []), g.customer.street, g.customer.city];
   const vendorLines = [g.vendor.street, g.vendor.city];
