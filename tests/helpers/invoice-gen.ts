@@ -9,7 +9,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from "pdf-lib";
 
 export type GenLanguage = "de" | "fr" | "en";
-export type GenLayout = "classic" | "stacked" | "sentence";
+export type GenLayout = "classic" | "stacked" | "sentence" | "captioned" | "rightHead" | "partyTable" | "template";
 
 export interface GenItem {
   description: string[];
@@ -26,7 +26,8 @@ export interface GenInvoice {
   variant: number;
   creditNote: boolean;
   numberFormat: "dot" | "comma" | "space";
-  dateStyle: "numeric" | "long" | "iso";
+  /** "us": MM/DD/YYYY (an issuer in North America, its +1 phone number in the footer). */
+  dateStyle: "numeric" | "long" | "iso" | "us";
   currency: string;
   invoiceNo: string;
   invoiceDate: string;
@@ -64,6 +65,17 @@ export interface GenInvoice {
   salutation?: boolean;
   /** No subtotal line: the net is printed only as each rate's base ("VAT 20 % on 1,234.56"). */
   basesOnly?: boolean;
+  /**
+   * Classic layout printed by the buyer from its own accounting system ("Vendor Bill"): the
+   * letterhead and footer are the buyer's, the address block names the vendor.
+   */
+  buyerPrinted?: boolean;
+  /** Items printed as captioned records (an e-invoice viewer's "details"), no item table. */
+  itemRecords?: boolean;
+  /** The item table without a header row (description … amount), each item with an indented breakdown row. */
+  headerless?: boolean;
+  /** A deposit paid before: gross total, the deposit, then the (smaller) amount due. */
+  prepaid?: boolean;
   subtotal: number;
   taxes: { rate: number; amount: number }[];
   tax: number;
@@ -98,6 +110,10 @@ const L = {
   en: {
     title: ["INVOICE", "Invoice", "Tax Invoice"],
     credit: "Credit Note",
+    purchase: "Vendor Bill",
+    prepaid: ["Total incl. VAT", "Deposit paid", "Amount due"],
+    caption: { company: "Company name:", address: "Address:", reg: "Company No.:", vat: "VAT No.:", ship: "Deliver to" },
+    records: { name: "Item name:", qty: "Quantity", price: "Unit price", total: "Line total", heading: "Line details" },
     no: ["Invoice No.", "Invoice number", "Invoice #"],
     date: ["Invoice date", "Date", "Date of issue"],
     due: ["Due date", "Payment due", "Due"],
@@ -135,6 +151,10 @@ const L = {
   de: {
     title: ["RECHNUNG", "Rechnung"],
     credit: "Gutschrift",
+    purchase: "Lieferantenrechnung",
+    prepaid: ["Gesamtbetrag brutto", "Anzahlung", "Zahlbetrag"],
+    caption: { company: "Firma:", address: "Anschrift:", reg: "Handelsregister:", vat: "USt-IdNr.:", ship: "Lieferadresse" },
+    records: { name: "Bezeichnung:", qty: "Menge", price: "Einzelpreis", total: "Gesamtpreis (netto)", heading: "Details" },
     no: ["Rechnungsnummer", "Rechnungs-Nr.", "Rechnung Nr."],
     date: ["Rechnungsdatum", "Datum", "Belegdatum"],
     due: ["Fällig am", "Zahlbar bis", "Fälligkeitsdatum"],
@@ -172,6 +192,10 @@ const L = {
   fr: {
     title: ["FACTURE", "Facture"],
     credit: "Avoir",
+    purchase: "Facture fournisseur",
+    prepaid: ["Total TTC", "Acompte versé", "Net à payer"],
+    caption: { company: "Raison sociale :", address: "Adresse :", reg: "SIRET :", vat: "N° TVA :", ship: "Adresse de livraison" },
+    records: { name: "Désignation :", qty: "Quantité", price: "Prix unitaire HT", total: "Montant net de la ligne", heading: "Détail des lignes" },
     no: ["Facture n°", "Numéro de facture", "N° de facture"],
     date: ["Date de facture", "Date", "Date d'émission"],
     due: ["Date d'échéance", "Échéance", "À payer avant le"],
@@ -279,6 +303,7 @@ export function formatDate(iso: string, lang: GenLanguage, style: GenInvoice["da
   }
   const dd = String(d).padStart(2, "0");
   const mm = String(m).padStart(2, "0");
+  if (style === "us") return `${mm}/${dd}/${y}`;
   return lang === "de" ? `${dd}.${mm}.${y}` : `${dd}/${mm}/${y}`;
 }
 
@@ -312,6 +337,12 @@ export interface GenOptions {
   windowRight?: boolean;
   salutation?: boolean;
   basesOnly?: boolean;
+  buyerPrinted?: boolean;
+  itemRecords?: boolean;
+  headerless?: boolean;
+  prepaid?: boolean;
+  /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
+  usDates?: boolean;
 }
 
 /** One invoice with its truth, deterministic for a seed. */
@@ -323,7 +354,9 @@ export function generateInvoice(o: GenOptions): GenInvoice {
   const c = pick(CUSTOMERS[lang]);
   const sign = o.creditNote ? -1 : 1;
   const rates = lang === "de" ? [19, 7] : lang === "fr" ? [20, 5.5] : [20, 5];
-  const n = o.items ?? 2 + Math.floor(rnd() * 4);
+  const n0 = o.items ?? 2 + Math.floor(rnd() * 4);
+  // Captioned records take five rows an item: at most three fit above the totals and footer.
+  const n = o.itemRecords ? Math.min(n0, 3) : n0;
   const products = [...L[lang].products].sort(() => rnd() - 0.5);
   const items: GenItem[] = [];
   for (let i = 0; i < n; i++) {
@@ -331,8 +364,10 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     const unitPrice = r2(5 + rnd() * 900);
     const rate = o.twoRates && i % 2 === 1 ? rates[1] : rates[0];
     const description: string[] = [products[i % products.length]];
-    if (o.multiLine && i === 0) description.push(pick(L[lang].detail));
-    if (o.multiLine && i === 1) description.push(L[lang].detail[(o.seed + 1) % 3]);
+    // US dates everywhere on a US-dated invoice (its detail lines too).
+    const detail = (d: string) => (o.usDates ? d.replace(/(\d{2})\/(\d{2})\/(\d{4})/g, "$2/$1/$3") : d);
+    if (o.multiLine && i === 0) description.push(detail(pick(L[lang].detail)));
+    if (o.multiLine && i === 1) description.push(detail(L[lang].detail[(o.seed + 1) % 3]));
     items.push({ description, quantity, unitPrice, total: r2(sign * quantity * unitPrice), rate });
   }
   const subtotal = r2(items.reduce((s, i) => s + i.total, 0));
@@ -342,11 +377,13 @@ export function generateInvoice(o: GenOptions): GenInvoice {
   const tax = r2(taxes.reduce((s, t) => s + t.amount, 0));
   const year = 2023 + Math.floor(rnd() * 3);
   const month = 1 + Math.floor(rnd() * 12);
-  const day = 1 + Math.floor(rnd() * 27);
+  const day0 = 1 + Math.floor(rnd() * 27);
+  // US dates: day and month both ≤ 12 on every date printed, so only the locale can tell.
+  const day = o.usDates ? 1 + (day0 % 5) : day0;
   const iso = (y: number, m: number, d: number) =>
     `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
   const invoiceDate = iso(year, month, day);
-  const due = new Date(Date.UTC(year, month - 1, day + 14));
+  const due = new Date(Date.UTC(year, month - 1, day + (o.usDates ? 7 : 14)));
   const dueDate = iso(due.getUTCFullYear(), due.getUTCMonth() + 1, due.getUTCDate());
   const prefix = pick(["", "RE-", "F", "INV-", ""]);
   const invoiceNo = `${prefix}${year}-${String(100 + Math.floor(rnd() * 9000))}`;
@@ -365,12 +402,13 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     variant: Math.floor(rnd() * 3),
     creditNote: !!o.creditNote,
     numberFormat: lang === "en" ? "dot" : lang === "fr" ? pick(["space", "comma"] as const) : "comma",
-    dateStyle: pick(["numeric", "numeric", "long", lang === "en" ? "long" : "numeric"] as const),
+    dateStyle: ((s) => (o.usDates ? "us" : s))(pick(["numeric", "numeric", "long", lang === "en" ? "long" : "numeric"] as const)),
     currency: lang === "en" ? "GBP" : "EUR",
     invoiceNo,
     invoiceDate,
     dueDate,
-    vendor: { ...v, vat, iban },
+    // The template layout's vendor is a brand in capitals without a legal form ("TECNATIVA").
+    vendor: { ...v, vat, iban, ...(o.layout === "template" ? { name: v.name.split(" ")[0].toUpperCase() } : {}) },
     customer: c,
     items,
     section: o.section ? pick(L[lang].section) : undefined,
@@ -388,6 +426,10 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     windowRight: !!o.windowRight,
     salutation: !!o.salutation,
     basesOnly: !!o.basesOnly,
+    buyerPrinted: !!o.buyerPrinted,
+    itemRecords: !!o.itemRecords,
+    headerless: !!o.headerless,
+    prepaid: !!o.prepaid,
     subtotal,
     taxes,
     tax,
@@ -399,7 +441,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
 export function benchmarkInvoices(): GenInvoice[] {
   const out: GenInvoice[] = [];
   for (const language of ["de", "fr", "en"] as const)
-    for (const layout of ["classic", "stacked", "sentence"] as const)
+    for (const layout of ["classic", "stacked", "sentence", "captioned", "rightHead", "partyTable", "template"] as const)
       for (let seed = 1; seed <= 4; seed++)
         out.push(
           generateInvoice({
@@ -417,6 +459,14 @@ export function benchmarkInvoices(): GenInvoice[] {
             creditNote: seed === 4 && layout === "stacked",
           }),
         );
+  // Role and record variants: a bill printed by the buyer, items as captioned records, US dates.
+  for (const language of ["de", "fr", "en"] as const) {
+    out.push(generateInvoice({ language, layout: "classic", seed: 5, buyerPrinted: true, twoRates: true }));
+    out.push(generateInvoice({ language, layout: "stacked", seed: 5, itemRecords: true, items: 3 }));
+    out.push(generateInvoice({ language, layout: "classic", seed: 21, headerless: true, items: 3 }));
+    out.push(generateInvoice({ language, layout: "captioned", seed: 22, prepaid: true, twoRates: true }));
+  }
+  out.push(generateInvoice({ language: "en", layout: "classic", seed: 6, usDates: true, multiLine: true }));
   return out;
 }
 
@@ -456,13 +506,23 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   const k = g.variant;
   const date = formatDate(g.invoiceDate, g.language, g.dateStyle);
   const due = formatDate(g.dueDate, g.language, g.dateStyle);
-  const title = g.creditNote ? lex.credit : lex.title[k % lex.title.length];
+  // A bill the buyer printed keeps its purchase title (the only sign of who printed it).
+  const title = g.buyerPrinted ? lex.purchase : g.creditNote ? lex.credit : lex.title[k % lex.title.length];
   const customerNo = `${10000 + (g.invoiceNo.length * 7919) % 89999}`;
   const customerLines = [...(g.salutation ? [lex.salutation] : []), g.customer.name, ...(g.customer.person ? [g.customer.person] : []), g.customer.street, g.customer.city];
   const vendorLines = [g.vendor.street, g.vendor.city];
   let y: number;
 
-  if (g.layout === "classic") {
+  if (g.layout === "classic" && g.buyerPrinted) {
+    // The buyer's own print of the vendor's bill: its letterhead, the vendor in the address block.
+    text(ctx, 50, 40, g.customer.name, { size: 16, bold: true });
+    [g.customer.street, g.customer.city].forEach((l, i) => text(ctx, 50, 60 + i * 11, l, { size: 9 }));
+    [g.vendor.name, ...vendorLines].forEach((l, i) => text(ctx, 330, 118 + i * 12, l, { size: 10 }));
+    text(ctx, 50, 190, `${title} ${g.invoiceNo}`, { size: 16, bold: true });
+    text(ctx, 50, 212, `${lex.date[0]}: ${date}`);
+    text(ctx, 300, 212, `${lex.due[0]}: ${due}`);
+    y = 245;
+  } else if (g.layout === "classic") {
     // Letterhead top left, meta table right (label left, value right-aligned), address window.
     const head = g.department ? `${g.vendor.name} ${lex.department}` : g.vendor.name;
     text(ctx, 50, 40, head, { size: 16, bold: true });
@@ -502,6 +562,99 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
     text(ctx, 320, 130, lex.buyer[k], { size: 8, bold: true });
     customerLines.forEach((l, i) => text(ctx, 320, 144 + i * 12, l));
     y = 230;
+  } else if (g.layout === "captioned") {
+    // Title and a label/value table top right; role-headed party sections whose lines are
+    // captioned ("Raison sociale : …", "Adresse : …"), names in capitals; a delivery section.
+    const C = lex.caption;
+    text(ctx, 545, 40, title.toUpperCase(), { size: 18, bold: true, right: true });
+    const meta: [string, string][] = [
+      [lex.no[k], g.invoiceNo],
+      [lex.date[k], date],
+      [lex.due[k], due],
+    ];
+    meta.forEach(([a, b], i) => {
+      text(ctx, 360, 70 + i * 12, a, { size: 8 });
+      text(ctx, 545, 70 + i * 12, b, { size: 8, right: true });
+    });
+    const section = (x: number, heading: string, lines: [string, string][]) => {
+      text(ctx, x, 130, heading.toUpperCase(), { size: 9, bold: true });
+      lines.forEach(([cap, v], i) => {
+        text(ctx, x, 146 + i * 11, cap, { size: 7 });
+        text(ctx, x + 75, 146 + i * 11, v, { size: 8 });
+      });
+    };
+    const reg = g.language === "de" ? "HRB 12345" : g.language === "fr" ? "123 456 789 00012" : "01234567";
+    section(50, lex.seller[k], [
+      [C.company, g.vendor.name.toUpperCase()],
+      [C.address, g.vendor.street],
+      ["", g.vendor.city],
+      [C.reg, reg],
+      [C.vat, g.vendor.vat],
+    ]);
+    section(320, lex.buyer[k], [
+      [C.company, g.customer.name.toUpperCase()],
+      [C.address, g.customer.street],
+      ["", g.customer.city],
+    ]);
+    text(ctx, 320, 190, C.ship.toUpperCase(), { size: 8, bold: true });
+    text(ctx, 320, 202, `${g.customer.name} – ${lex.department}`, { size: 8 });
+    text(ctx, 320, 213, g.customer.street, { size: 8 });
+    y = 245;
+  } else if (g.layout === "partyTable") {
+    // The parties in one table: role headings over two value columns, captions as row labels.
+    const C = lex.caption;
+    text(ctx, 50, 40, title, { size: 18, bold: true });
+    text(ctx, 50, 64, `${lex.no[k]}: ${g.invoiceNo}`, { size: 9 });
+    text(ctx, 250, 64, `${lex.date[k]}: ${date}`, { size: 9 });
+    text(ctx, 420, 64, `${lex.due[k]}: ${due}`, { size: 9 });
+    text(ctx, 160, 100, lex.seller[k], { size: 9, bold: true });
+    text(ctx, 360, 100, lex.buyer[k], { size: 9, bold: true });
+    rule(ctx, 50, 545, 112);
+    const reg = g.language === "de" ? "HRB 12345" : g.language === "fr" ? "123 456 789 00012" : "01234567";
+    const rowsT: [string, string, string][] = [
+      [C.company, g.vendor.name, g.customer.name],
+      [C.address, g.vendor.street, g.customer.street],
+      ["", g.vendor.city, g.customer.city],
+      [C.vat, g.vendor.vat, ""],
+      [C.reg, reg, ""],
+    ];
+    rowsT.forEach(([cap, a, b], i) => {
+      text(ctx, 50, 120 + i * 12, cap, { size: 8 });
+      text(ctx, 160, 120 + i * 12, a, { size: 8 });
+      if (b) text(ctx, 360, 120 + i * 12, b, { size: 8 });
+    });
+    y = 200;
+  } else if (g.layout === "template") {
+    // An office-suite template: title and number in large type, the vendor's block (name, tax
+    // id, street, city) where a window address would be, the date at the right, then labelled
+    // bill-to and ship-to sections side by side.
+    text(ctx, 60, 50, title.toUpperCase(), { size: 22 });
+    text(ctx, 60, 78, g.invoiceNo, { size: 22 });
+    [g.vendor.name, g.vendor.vat, ...vendorLines].forEach((l, i) => text(ctx, 60, 125 + i * 13, l, { size: 10 }));
+    text(ctx, 520, 138, lex.date[0].toUpperCase(), { size: 9, bold: true, right: true });
+    text(ctx, 520, 164, date, { size: 9, right: true });
+    text(ctx, 530, 200, `${lex.due[0]}: ${due}`, { size: 9, right: true });
+    text(ctx, 60, 230, lex.buyer[0].toUpperCase(), { size: 9, bold: true });
+    text(ctx, 300, 230, lex.caption.ship.toUpperCase(), { size: 9, bold: true });
+    [g.customer.name, g.customer.street, g.customer.city].forEach((l, i) => {
+      text(ctx, 60, 246 + i * 13, l, { size: 10 });
+      text(ctx, 300, 246 + i * 13, l, { size: 10 });
+    });
+    y = 310;
+  } else if (g.layout === "rightHead") {
+    // Letterhead set flush right at the top right, the window left with the return line, the
+    // invoice details as "label: value" lines right under the letterhead.
+    text(ctx, 545, 40, g.vendor.name, { size: 15, bold: true, right: true });
+    vendorLines.forEach((l, i) => text(ctx, 545, 60 + i * 10, l, { size: 8, right: true }));
+    text(ctx, 545, 80, `${g.language === "fr" ? "TVA" : g.language === "de" ? "USt-IdNr." : "VAT"}: ${g.vendor.vat}`, { size: 8, right: true });
+    text(ctx, 50, 118, `${g.vendor.name} · ${vendorLines.join(" · ")}`, { size: 6 });
+    customerLines.forEach((l, i) => text(ctx, 50, 132 + i * 12, l, { size: 10 }));
+    text(ctx, 340, 130, `${lex.no[k]}: ${g.invoiceNo}`, { size: 9 });
+    text(ctx, 340, 143, `${lex.date[k]}: ${date}`, { size: 9 });
+    text(ctx, 340, 156, `${lex.customerNo}: ${customerNo}`, { size: 9 });
+    text(ctx, 340, 169, `${lex.due[k]}: ${due}`, { size: 9 });
+    text(ctx, 50, 212, title, { size: 16, bold: true });
+    y = 240;
   } else {
     // Window address at the top, a header sentence with number and date, vendor only in the footer.
     customerLines.forEach((l, i) => text(ctx, 60, 120 + i * 12, l, { size: 10 }));
@@ -512,7 +665,33 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   }
 
   // The item table.
-  if (g.wide) {
+  if (g.itemRecords) {
+    // One captioned record per item: position, price details, then (de: after them) the name.
+    const R = lex.records;
+    text(ctx, 50, y, R.heading, { size: 11, bold: true });
+    y += 20;
+    g.items.forEach((it, n) => {
+      text(ctx, 55, y, String(n + 1), { bold: true });
+      y += 16;
+      const nameRow = () => {
+        text(ctx, 55, y, R.name);
+        text(ctx, 180, y, it.description.join(" "));
+        y += 14;
+      };
+      if (g.language !== "de") nameRow();
+      for (const [label, value] of [
+        [R.qty, String(it.quantity)],
+        [R.price, formatAmount(it.unitPrice, g.numberFormat)],
+        [R.total, formatAmount(it.total, g.numberFormat)],
+      ] as const) {
+        text(ctx, 55, y, label);
+        text(ctx, 330, y, value, { right: true });
+        y += 13;
+      }
+      if (g.language === "de") nameRow();
+      y += 12;
+    });
+  } else if (g.wide) {
     const W = lex.wide;
     const X = { pos: 50, code: 75, desc: 130, qty: 345, unit: 352, unitPrice: 450, vat: 490, amount: 545 };
     text(ctx, X.pos, y, W[0], { bold: true, size: 8 });
@@ -556,18 +735,34 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   } else {
     const cols = lex.cols[k % 2];
     const X = { desc: 50, qty: 350, unit: 440, amount: 545 };
-    text(ctx, X.desc, y, cols[0], { bold: true });
-    text(ctx, X.qty, y, cols[1], { bold: true, right: true });
-    text(ctx, X.unit, y, cols[2], { bold: true, right: true });
-    text(ctx, X.amount, y, cols[3], { bold: true, right: true });
-    rule(ctx, 50, 545, y + 13);
-    y += 20;
+    if (g.headerless) {
+      // No header row: a section heading, then "description … amount" rows with a breakdown.
+      text(ctx, X.desc, y, lex.records.heading, { bold: true, size: 11 });
+      y += 22;
+      for (const it of g.items) {
+        text(ctx, X.desc, y, it.description[0], { bold: true });
+        text(ctx, X.amount, y, money(g, it.total), { right: true, bold: true });
+        y += 13;
+        text(ctx, X.desc + 15, y, `${it.quantity} × ${money(g, it.unitPrice)}`, { size: 8 });
+        text(ctx, X.amount, y, money(g, it.total), { right: true, size: 8 });
+        y += 18;
+      }
+      y += 6;
+    }
+    if (!g.headerless) {
+      text(ctx, X.desc, y, cols[0], { bold: true });
+      text(ctx, X.qty, y, cols[1], { bold: true, right: true });
+      text(ctx, X.unit, y, cols[2], { bold: true, right: true });
+      text(ctx, X.amount, y, cols[3], { bold: true, right: true });
+      rule(ctx, 50, 545, y + 13);
+      y += 20;
+    }
     if (g.section) {
       text(ctx, X.desc, y, g.section, { bold: true });
       y += 15;
     }
     let carried = 0;
-    for (const [n, it] of g.items.entries()) {
+    for (const [n, it] of (g.headerless ? [] : g.items).entries()) {
       if (g.carryForward && n === Math.ceil(g.items.length / 2)) {
         // Page break: carried-forward sum at the foot, page number; page 2 repeats the letterhead.
         if (g.footerEveryPage) {
@@ -632,7 +827,10 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
       t.amount,
       false,
     ]);
-  rows.push([lex.total[k], g.total, true]);
+  if (g.prepaid) {
+    const deposit = r2(Math.round(g.total * 0.3));
+    rows.push([lex.prepaid[0], g.total, true], [lex.prepaid[1], -deposit, false], [lex.prepaid[2], r2(g.total - deposit), true]);
+  } else rows.push([lex.total[k], g.total, true]);
   for (const [label, value, strong] of rows) {
     // In columns: the label in the description column, the amount in the amount column.
     text(ctx, g.totalsInColumns ? 50 : 330, y, label, { bold: strong });
@@ -670,7 +868,11 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   y += 20;
   text(ctx, 50, y, lex.pay, { size: 8 });
 
-  footer(ctx, g, vendorLines);
+  if (g.buyerPrinted) {
+    // The buyer's footer: its contacts only.
+    rule(ctx, 50, 545, 764);
+    text(ctx, 50, 770, `${g.customer.name} · ${g.customer.street} · ${g.customer.city}`, { size: 7 });
+  } else footer(ctx, g, vendorLines);
   return Buffer.from(await doc.save());
 }
 
@@ -684,4 +886,5 @@ function footer(ctx: Ctx, g: GenInvoice, vendorLines: string[]) {
   text(ctx, 230, f + 10, g.language === "de" ? "Geschäftsführer: Jan Hansen" : g.language === "fr" ? "RCS Lyon B 123 456 789" : "Registered in England No. 01234567", { size: 7 });
   text(ctx, 400, f, `IBAN: ${g.vendor.iban}`, { size: 7 });
   text(ctx, 400, f + 10, "BIC: COBADEFFXXX", { size: 7 });
+  if (g.dateStyle === "us") text(ctx, 400, f + 20, "Phone: +1 555 123 8069", { size: 7 });
 }

@@ -136,13 +136,31 @@ export function valuesFor(occ: LabelOccurrence, layout: Layout, labelSegs: Set<n
   }
   if (isLast && occ.inline === "") {
     const lh = layout.lineHeight;
+    // A form grid (a row of captions over a row of values, each in its box): the label's cell
+    // runs from its left edge to the next caption of its row, and a value anywhere inside it
+    // belongs to it (values set flush right in wide boxes do not line up with their caption).
+    const labelRow = page.rows[seg.row];
+    const captionLike = (s: Segment) => labelSegs.has(s.id) || (!/\d/.test(s.text) && s.text.split(/\s+/).length <= 6);
+    const grid =
+      occ.labelOnly &&
+      labelRow.segments.length >= 3 &&
+      labelRow.segments.filter(captionLike).length * 3 >= labelRow.segments.length * 2;
+    const cellRight = Math.min(
+      page.width,
+      ...labelRow.segments.filter((s) => s.x0 > seg.x1).map((s) => s.x0),
+    );
     for (let r = seg.row + 1; r < page.rows.length && r <= seg.row + 4; r++) {
       const row2 = page.rows[r];
       if (row2.y0 - seg.y1 > lh * 2.6) break;
-      const under = row2.segments.filter(
+      // Rows are in reading order; one set above the label (a rotated watermark) is not under it.
+      if (row2.y0 < seg.y0) continue;
+      let under = row2.segments.filter(
         (s) =>
           xOverlap(s, seg) > 0.3 || Math.abs(s.x0 - seg.x0) < lh * 1.2 || Math.abs(s.x1 - seg.x1) < lh * 1.2,
       );
+      // (tight grids: the value row may touch the caption's box, but starts below its middle)
+      if (under.length === 0 && grid && row2.y0 > (seg.y0 + seg.y1) / 2)
+        under = row2.segments.filter((s) => s.x0 >= seg.x0 - 2 && s.x1 <= cellRight + 2);
       // The value under a label cell lines up with it more than with its neighbours.
       const best = under.sort((a, b) => Math.abs(a.x0 - seg.x0) - Math.abs(b.x0 - seg.x0))[0];
       if (best) {

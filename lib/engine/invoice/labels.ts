@@ -30,6 +30,7 @@ const defs: [string, LabelKind, number, string[]][] = [
       `invoice\\s+(?:reference|ref\\.?|code)`,
       `(?:bill|receipt|credit\\s+note|document)${SP}${NO}`,
       `(?:facture|fact\\.?|avoir)${SP}${NO}`,
+      `(?:gutschrift|stornorechnung|rechnungskorrektur|creditnota|nota\\s+de\\s+credito|nota\\s+di\\s+credito)${SP}${NO}`,
       `n\\s*o${SP}(?:de\\s+)?(?:la\\s+)?facture`,
       `numero\\s+(?:de\\s+)?(?:la\\s+)?(?:facture|factura|fattura)`,
       `rechnungs?${SP}(?:nummer|nr\\.?|no\\.?|number)`,
@@ -37,6 +38,7 @@ const defs: [string, LabelKind, number, string[]][] = [
       `factuur${SP}(?:nummer|nr\\.?|no\\.?|number)`,
       `(?:factura|fattura|fatura)${SP}${NO}`,
       `n\\.?o\\.?${SP}(?:factura|fattura)`,
+      `(?:beleg|dokument)${SP}(?:nummer|nr\\.?)|numero\\s+(?:del?\\s+)?documento|n\\.?o\\.?${SP}documento|document${SP}(?:number|no\\.?)`,
     ],
   ],
   [
@@ -56,19 +58,21 @@ const defs: [string, LabelKind, number, string[]][] = [
       "date\\s+(?:de\\s+)?(?:la\\s+)?facture|date\\s+d'emission|date\\s+de\\s+facturation",
       "rechnungs\\s*-?\\s*datum|ausstellungsdatum|ausgestellt\\s+am|beleg\\s*-?\\s*datum|dokumenten?datum|datum\\s+der\\s+rechnung",
       "factuur\\s*-?\\s*datum",
-      "fecha\\s+(?:de\\s+)?(?:la\\s+)?(?:factura|emision)|data\\s+(?:della\\s+)?fattura|data\\s+(?:de\\s+)?emissao",
+      "fecha\\s+(?:de\\s+)?(?:la\\s+)?(?:factura|emision)|data\\s+(?:della\\s+)?fattura|data\\s+(?:d[ae]\\s+)?emissao|data\\s+(?:di\\s+)?emissione",
+      "emissao|emision|emissione|date\\s+d'emission",
     ],
   ],
   ["invoiceDate", "date", 1, ["date", "dated", "datum", "fecha", "data"]],
   // A letter's place and date: "München, den 01.11.2024", "Paris, le 12 juin 2024".
-  ["invoiceDate", "date", 2, ["[a-z][a-z .'-]{1,30},\\s*(?:den|le)"]],
+  ["invoiceDate", "date", 2, ["[a-z][a-z .'-]{1,30},\\s*(?:den|le)(?=\\s*(?:\\d|:?\\s*$))"]],
   [
     "dueDate",
     "date",
     3,
     [
       `due${SP}date`,
-      "payment\\s+due(?:\\s+date)?|due\\s+(?:by|on)|pay(?:able)?\\s+by|payment\\s+date",
+      "payment\\s+due(?:\\s+date)?|due\\s+(?:by|on)|pay(?:able)?\\s+by|payment\\s+date|payable\\s+(?:before|until|on)",
+      "netto\\s+bis|zahlbar\\s+(?:am|spatestens\\s+(?:am|bis))|vencimento|fecha\\s+(?:de\\s+)?pago|pagar\\s+antes\\s+de|da\\s+pagare\\s+entro|betalen\\s+voor",
       "date\\s+d'echeance|echeance|date\\s+limite\\s+(?:de\\s+)?(?:paiement|reglement)|a\\s+payer\\s+avant\\s+le",
       "f(?:a|ae)lligkeits?datum|f(?:a|ae)llig\\s+(?:am|bis)|zahlbar\\s+bis|zahlungsziel|zahlungsdatum",
       "vervaldatum|vervaldag|uiterste\\s+betaaldatum|te\\s+betalen\\s+voor",
@@ -124,8 +128,10 @@ const defs: [string, LabelKind, number, string[]][] = [
       "total\\s+(?:incl\\.?|including|inc\\.?|with)\\s*(?:vat|tax|gst|taxes)?|total\\s+to\\s+pay|net\\s+payable|total\\s+payable|total\\s+charges",
       "total\\s+ttc|montant\\s+(?:total\\s+)?ttc|net\\s+a\\s+payer|somme\\s+a\\s+payer|total\\s+a\\s+payer|montant\\s+a\\s+payer|montant\\s+total|total\\s+facture",
       "gesamtbetrag|gesamtsumme|rechnungsbetrag|endbetrag|zu\\s+zahlen(?:der\\s+betrag)?|bruttobetrag|summe\\s+brutto|gesamt\\s+brutto|total\\s+brutto",
+      "rechnungssumme|rechnungsendbetrag|endsumme|bruttosumme|bruttogesamtbetrag|zahlbetrag|zahlungsbetrag|betrag\\s+brutto|brutto\\s+gesamt|gesamtbetrag\\s+brutto|summe\\s+inkl\\.?\\s*(?:mwst|ust)",
+      "montant\\s+net\\s+a\\s+payer|total\\s+general|totaal\\s+generaal|eindtotaal|importe\\s+a\\s+pagar|totale\\s+complessivo|total\\s+geral",
       "totaal\\s+(?:incl\\.?|inclusief)\\s*btw|te\\s+betalen(?:\\s+bedrag)?|totaalbedrag|factuur\\s+totaal|totaal\\s+te\\s+betalen",
-      "importe\\s+total|total\\s+(?:a\\s+pagar|factura)|totale(?:\\s+(?:fattura|documento|da\\s+pagare))?|valor\\s+total",
+      "importe\\s+total|total\\s+(?:a\\s+pagar|factura)|totale(?:\\s+(?:fattura|documento|da\\s+pagare))?|valor\\s+total(?:\\s+da\\s+(?:nota|fatura)(?:\\s+fiscal)?)?",
     ],
   ],
   [
@@ -144,8 +150,11 @@ const defs: [string, LabelKind, number, string[]][] = [
       "total\\s+(?:excl\\.?|excluding|ex\\.?|before|without|w\\/o|pre-?)\\s*(?:vat|tax|gst|taxes)?|total\\s+before\\s+tax",
       "total\\s+ht|montant\\s+(?:total\\s+)?ht|total\\s+hors\\s+taxes?|sous-?\\s*total",
       "zwischensumme|nettobetrag|netto\\s*(?:summe|betrag|gesamt)|summe\\s+netto|gesamt\\s+netto|total\\s+netto|warenwert",
+      "nettosumme|nettowert|betrag\\s+netto|summe\\s+(?:der\\s+|aller\\s+)?positionen|positionssumme|gesamtnettobetrag|rechnungsbetrag\\s+netto|summe\\s+exkl\\.?\\s*(?:mwst|ust)",
+      "total\\s+hors\\s+tva|montant\\s+hors\\s+taxes?|total\\s+net\\s+ht|net\\s+ht|totaal\\s+netto|nettobedrag|importe\\s+neto|totale\\s+netto|total\\s+liquido",
       "subtotaal|totaal\\s+(?:excl\\.?|exclusief)\\s*btw|exclusief\\s+btw|bedrag\\s+excl\\.?\\s*btw|netto\\s+bedrag",
       "base\\s+imponible|imponibile|totale\\s+imponibile|subtotale|total\\s+parcial|totale\\s+parziale",
+      "valor\\s+(?:total\\s+)?dos\\s+(?:produtos|servicos)(?:\\s+e\\s+servicos)?|total\\s+dos\\s+(?:produtos|servicos)|valor\\s+liquido|total\\s+sem\\s+iva|total\\s+(?:sin|senza)\\s+iva",
     ],
   ],
   [
@@ -226,7 +235,8 @@ const defs: [string, LabelKind, number, string[]][] = [
     [
       "from|seller|vendor|supplier|sold\\s+by|issued\\s+by|bill(?:ed)?\\s+from|service\\s+provider|provider|merchant",
       "pay\\s+to|remit\\s+to|remittance\\s+address|make\\s+(?:checks|cheques)\\s+payable\\s+to",
-      "fournisseur|vendeur|emetteur|prestataire|lieferant|verk(?:a|ae)ufer|absender|leverancier|verkoper|proveedor|vendedor|emisor|fornitore|venditore",
+      "auftragnehmer|cedente(?:\\s*\\/\\s*prestatore)?|prestatore|prestador(?:\\s+(?:do|dos|de)\\s+servicos?)?|afzender|emitente",
+      "fournisseur|vendeur|emetteur|prestataire|lieferant|verk(?:a|ae)ufer|absender|rechnungssteller|rechnungsaussteller|leistungserbringer|leverancier|verkoper|proveedor|vendedor|emisor|fornitore|venditore",
       // Section headings that name the seller's role.
       "(?:informationen|angaben|daten)\\s+zu[mr]\\s+(?:verk(?:a|ae)ufer|lieferanten|rechnungssteller|leistungserbringer)",
       "(?:informations?|donnees|coordonnees)\\s+(?:du\\s+|sur\\s+le\\s+)?(?:vendeur|fournisseur)|(?:seller|supplier|vendor)\\s+(?:information|details|data)",
@@ -449,10 +459,23 @@ export function splitAlternatives(re: string): string[] {
   return out.filter((x) => x !== "");
 }
 
+/**
+ * Tax abbreviations are also printed with dots ("Total H.T.", "T.T.C.", "T.V.A.", "M.W.St.",
+ * "I.V.A."): each whole abbreviation in a label's pattern accepts the dotted forms.
+ */
+export function dottedAbbreviations(re: string): string {
+  return re.replace(/(?<![a-z\\])(ttc|tva|ht|mwst|btw|iva|ust)(?![a-z])/g, (abbr: string) =>
+    abbr
+      .split("")
+      .map((ch, i) => (i === 0 ? ch : `\\.?\\s?${ch}`))
+      .join("") + "\\.?",
+  );
+}
+
 // A label ends at a word end: the lookahead makes the engine backtrack into a shorter
 // alternative ("num" in "number" is not a label end). A label ending in a letter is never glued
 // to a digit either: "F2025-1119" is an identifier, not the fax label "F" and a number.
-const compile = (re: string) => new RegExp(`(?:${re})(?![a-z])(?<![a-z](?=\\d))`, "y");
+const compile = (re: string) => new RegExp(`(?:${dottedAbbreviations(re)})(?![a-z])(?<![a-z](?=\\d))`, "y");
 
 /** Every label, compiled as a sticky regex over folded text. */
 export const LABELS: CompiledLabel[] = defs.flatMap(([field, kind, weight, res]) =>

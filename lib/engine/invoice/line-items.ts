@@ -47,7 +47,8 @@ const ROLE_PHRASES: [ColumnRole, number, string[]][] = [
       "omschrijving",
       "descripcion",
       "descrizione",
-      "descricao",
+      "descricao(?: dos (?:produtos|servicos)(?: \\/ (?:produtos|servicos))?)?",
+      "descripcion del (?:articulo|producto)",
       "particulars",
       "details",
       "detail",
@@ -94,6 +95,9 @@ const ROLE_PHRASES: [ColumnRole, number, string[]][] = [
       "cant\\.?",
       "quantita",
       "quantidade",
+      "qtd\\.?",
+      "quant\\.?",
+      "qta\\.?",
       "hours",
       "hrs\\.?",
       "units",
@@ -142,6 +146,9 @@ const ROLE_PHRASES: [ColumnRole, number, string[]][] = [
       "prezzo unitario",
       "prezzo",
       "preco",
+      "v\\.?\\s?unit(?:ario)?\\.?",
+      "valor unitario",
+      "preco unitario",
     ],
   ],
   [
@@ -177,10 +184,17 @@ const ROLE_PHRASES: [ColumnRole, number, string[]][] = [
       "montant hors taxes",
       "base imponible",
       "importe neto",
+      "v\\.?\\s?total\\.?",
+      "valor total",
+      "valor liquido",
     ],
   ],
-  ["unit", 2, ["unit", "uom", "u\\/m", "unite", "einheit", "eenheid", "unidad", "um"]],
-  ["taxAmount", 3, ["tax amount", "vat amount", "montant tva", "mwst-?betrag", "btw bedrag", "gst amount"]],
+  ["unit", 2, ["unit", "uom", "u\\/m", "unite", "einheit", "eenheid", "unidad", "um", "un\\.?", "unid\\.?"]],
+  [
+    "taxAmount",
+    3,
+    ["tax amount", "vat amount", "montant tva", "mwst-?betrag", "btw bedrag", "gst amount", "importe iva", "importo iva", "valor (?:do )?(?:icms|ipi|iva)", "v\\.?\\s?(?:icms|ipi)"],
+  ],
   [
     "taxRate",
     2,
@@ -201,6 +215,8 @@ const ROLE_PHRASES: [ColumnRole, number, string[]][] = [
       "(?:mwst|ust)\\.?-?satz",
       "tipo iva",
       "aliquota(?: iva)?",
+      "aliq\\.?\\s?(?:icms|ipi)",
+      "% ?(?:icms|ipi)",
     ],
   ],
   [
@@ -238,6 +254,14 @@ const ROLE_PHRASES: [ColumnRole, number, string[]][] = [
       "sac",
       "model",
       "ean",
+      "codigo(?: do produto)?",
+      "cod\\.?(?: prod\\.?)?",
+      "codice",
+      "ncm(?:\\/sh)?",
+      "cfop",
+      "cst",
+      "csosn",
+      "bc\\.?\\s?icms",
     ],
   ],
   [
@@ -654,7 +678,7 @@ export function isTaxRateLead(text: string): boolean {
 }
 
 /** The tax row of a tax-per-rate line: its last amount, and the base printed before it. */
-function taxRowOf(text: string, box: Box, decimal: DecimalMark): TaxRow | undefined {
+export function taxRowOf(text: string, box: Box, decimal: DecimalMark): TaxRow | undefined {
   const amounts = findAmounts(text, decimal).filter((a) => !a.isPercent);
   const last = amounts[amounts.length - 1];
   if (!last) return undefined;
@@ -700,8 +724,25 @@ function dropNonItems(
   const out: LineItem[] = [];
   let sum = 0;
   let lastCarry: number | undefined;
+  // Items carry amounts: a row with neither an amount nor a positive quantity is the previous
+  // item's continuation (a wrapped description, a benefit code; stray digits of its text may fall
+  // into the number columns).
+  const priced = items.filter((i) => amount(i)).length;
+  const qtyKey = keyOf("quantity");
+  const positiveQty = (i: LineItem) => {
+    const q = qtyKey ? Number((i.values[qtyKey] ?? "").replace(/[^\d.,]/g, "").replace(",", ".")) : NaN;
+    return Number.isFinite(q) && q > 0;
+  };
+  const continuations = priced >= 2;
+  const descKey = descKeys.find((k) => cols.find((c) => c.key === k)?.role === "description") ?? descKeys[0];
   for (const it of items) {
     const a = amount(it);
+    if (continuations && !a && !positiveQty(it)) {
+      const prev = out[out.length - 1];
+      const text = descKeys.map((k) => it.values[k] ?? "").filter(Boolean).join(" ").trim();
+      if (prev && descKey && text) prev.values[descKey] = prev.values[descKey] ? `${prev.values[descKey]}\n${text}` : text;
+      continue;
+    }
     if (bare(it) && a) {
       const desc = descKeys.map((k) => it.values[k] ?? "").join(" ");
       const carried = (out.length >= 2 && Math.abs(a.value - sum) < 0.015) || (lastCarry !== undefined && Math.abs(a.value - lastCarry) < 0.015);

@@ -53,10 +53,14 @@ import {
 } from "@/lib/engine/invoice/parties";
 import {
   findLineItems,
+  isTaxRateText,
   lineItemsBody,
+  taxRowOf,
+  type TaxRow,
   type Column,
   type LineItemTable,
 } from "@/lib/engine/invoice/line-items";
+import { findHeaderlessItems, findItemRecords } from "@/lib/engine/invoice/item-records";
 import { reconcileTotals, type AmountCandidate } from "@/lib/engine/invoice/totals";
 import { parseAddress } from "@/lib/engine/invoice/address";
 import { US_STATES, countryOf } from "@/lib/engine/invoice/countries";
@@ -276,7 +280,9 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   const currency = findCurrency(text);
   const usLocale =
     currency === "USD" ||
-    [...text.matchAll(/\b([A-Z]{2})\s+\d{5}(?:-\d{4})?\b/g)].some((m) => US_STATES.has(m[1]));
+    [...text.matchAll(/\b([A-Z]{2})\s+\d{5}(?:-\d{4})?\b/g)].some((m) => US_STATES.has(m[1])) ||
+    // A North American phone number (+1 country code, or "(555) 123-4567"): the issuer's locale.
+    /(?:^|[\s:(])\+1[\s.-]?\(?\d{3}\)?[\s.-]?\d{3}[\s.-]?\d{4}\b|\(\d{3}\)\s?\d{3}-\d{4}\b/m.test(text);
   const order = detectDateOrder(text, usLocale);
   const ctx: Ctx = { layout, decimal, order, text };
   const notes: string[] = [];
@@ -287,6 +293,11 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
 
   // 1. The line-item table first: its rows are not read as labels.
   const tables: LineItemTable[] = findLineItems(layout, decimal, opts.tableEdges);
+  // No item table: items printed as captioned records (e-invoice viewers' "details" pages).
+  if (tables.length === 0) {
+    const records = findItemRecords(layout, decimal);
+    if (records) tables.push(records);
+  }
   const tableSegs = new Set<number>();
   for (const t of tables) for (const r of t.rows) for (const s of r.segments) tableSegs.add(s.id);
 
@@ -354,6 +365,16 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     }
   }
   const invDate = best("invoiceDate");
+  if (!invDate && !invNo && invoice.invoiceNo) {
+    // "Credit note 2024-17 of 3 May 2024": the date printed after the title's number.
+    const seg = layout.segments.find((s) => s.text.includes(invoice.invoiceNo!));
+    const after = seg ? seg.text.slice(seg.text.indexOf(invoice.invoiceNo) + invoice.invoiceNo.length) : "";
+    const d = after ? parseDate(after, order) : undefined;
+    if (d && seg) {
+      invoice.invoiceDate = d.iso;
+      src("invoice.invoiceDate", seg);
+    }
+  }
   if (!invDate && invNo) {
     // "Facture n°562044387 du 02 Juillet 2015": the date printed with the number.
     const d = parseDate(invNo.occ.seg.text, order);
@@ -381,6 +402,8 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     const list = occs
       .filter((o) => o.hit.label.field === field && o.hit.start <= 1)
       .filter((o) => o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly)
+      // "Vendor Bill 2025-17" is a document title, not the vendor's section.
+      .filter((o) => !PURCHASE_TITLE_RE.test(fold(o.seg.text.trim())))
       .sort(
         (a, b) => b.hit.label.weight - a.hit.label.weight || a.seg.page - b.seg.page || a.seg.y0 - b.seg.y0,
       );
@@ -444,6 +467,7 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     accountHolder: holder?.value,
     allTexts,
     medianFont,
+    buyerLabelled: !!(billTo?.parsed.party.name || buyerCaption),
   });
   const billName = billToResult?.party.name ? nameTokens(billToResult.party.name).join(" ") : "";
   const vc = vcands.find((c) => nameTokens(c.name).join(" ") !== billName && c.score >= 1.5);
@@ -468,9 +492,19 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     );
     if (head) billToResult = head;
   }
+  // A bill the buyer printed from its own system ("Vendor Bill", "Lieferantenrechnung", "Facture
+  // fournisseur"): its letterhead is the buyer's and the address block names the vendor. Only
+  // roles read by position are swapped; a section heading that names the role still wins.
+  const buyerPrinted =
+    !vendorLabelled && !sellerCaption && !billTo && !buyerCaption && !!vendor && !!billToResult && purchaseTitle(layout);
+  if (buyerPrinted && vendor && billToResult) {
+    [vendor, billToResult] = [billToResult, vendor];
+    notes.push("buyer-printed vendor bill: roles swapped");
+  }
 
-  // Vendor contacts and identifiers found elsewhere in the document.
-  if (vendor) {
+  // Vendor contacts and identifiers found elsewhere in the document (not on a buyer-printed bill,
+  // whose footer is the buyer's).
+  if (vendor && !buyerPrinted) {
     const vp = vendor.party;
     const contact = { ...(vp.contactInformation ?? {}) };
     const outside = (c: Candidate) =>
@@ -649,8 +683,23 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
       }
     }
   }
-  // Tax per rate printed in the table's columns ("zzgl. 19 % MwSt. auf 1.234,56 | 234,56").
-  const taxRowsAll = tables.flatMap((t) => t.taxRows ?? []);
+  // Tax per rate printed in the table's columns ("zzgl. 19 % MwSt. auf 1.234,56 | 234,56"), or as
+  // rows of their own outside any table (the rate's text first, its tax amount last on the row).
+  const tableTaxRows = tables.flatMap((t) => t.taxRows ?? []);
+  const freeTaxRows: TaxRow[] = [];
+  for (const page of layout.pages)
+    for (const row of page.rows) {
+      const segs = [...row.segments].sort((a, b) => a.x0 - b.x0);
+      if (segs.length < 2 || segs.some((sg) => tableSegs.has(sg.id))) continue;
+      if (!isTaxRateText(segs[0].text) || !/^\S/.test(segs[0].text)) continue;
+      const last = segs[segs.length - 1];
+      if (!pickAmount(last.text, decimal)) continue;
+      // Already read by the item table (a row its columns let through).
+      if (tableTaxRows.some((r) => r.box.page === page.index && Math.abs(r.box.y0 - last.y0) < 3)) continue;
+      const r = taxRowOf(`${segs.slice(0, -1).map((sg) => sg.text).join(" ")} ${last.text}`, last, decimal);
+      if (r) freeTaxRows.push(r);
+    }
+  const taxRowsAll = [...tableTaxRows, ...freeTaxRows];
   // The net printed only as each rate's base ("plus 20 % VAT on 1,234.56"): their sum is a
   // subtotal candidate, kept only if the reconciliation (net + Σ tax = gross) confirms it.
   if (taxRowsAll.length > 0 && taxRowsAll.every((r) => r.base)) {
@@ -666,8 +715,7 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
       rowKey: "taxbases",
     });
   }
-  for (const t of tables)
-    for (const r of t.taxRows ?? [])
+  for (const r of taxRowsAll)
       // The same row read by its label already ("VAT 20 % | 24.00") is not a second candidate.
       if (!amountCands.some((c) => c.field === "tax" && c.box.page === r.box.page && Math.abs(c.box.y0 - r.box.y0) < 3 && Math.abs(c.value - r.value) < 0.005))
       amountCands.push({
@@ -872,13 +920,16 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     const code = c ? (/^[A-Z]{2}$/.test(c.trim()) ? c.trim() : countryOf(c)) : undefined;
     if (code) return code;
     const id = p?.entityId?.replace(/\s/g, "");
+    // A Brazilian CNPJ ("12.345.678/0001-90") names its country by its form.
+    if (id && /^\d{2}\.\d{3}\.\d{3}\/\d{4}-\d{2}$/.test(id)) return "BR";
     return id && /^[A-Z]{2}[0-9A-Z]{8,}$/.test(id) && /\d/.test(id) ? id.slice(0, 2) : undefined;
   };
   const docCurrency =
     currency ??
     currencyOfCountry(partyCountry(body.vendor)) ??
     currencyOfCountry(bank.iban?.replace(/\s/g, "").slice(0, 2)) ??
-    currencyOfCountry(partyCountry(customer.billTo));
+    currencyOfCountry(partyCountry(customer.billTo)) ??
+    currencyOfCountry(countryOfTaxIdNames(text));
   if (docCurrency) payment.currency = docCurrency;
   body.paymentDetails = payment;
 
@@ -890,6 +941,18 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   }
 
   // 8. Line items.
+  if (tables.length === 0) {
+    // A table without a header row, recognised by arithmetic: its amounts add up to the net or gross.
+    const targets = [payment.subtotal, payment.total].filter((v): v is string => !!v).map(Number);
+    const headerless =
+      targets.length > 0
+        ? findHeaderlessItems(layout, decimal, targets, (seg) => {
+            const o = labelsInSegment(seg).find((x) => x.hit.start <= 1);
+            return o ? { field: o.hit.label.field, weight: o.hit.label.weight } : undefined;
+          })
+        : undefined;
+    if (headerless) tables.push(headerless);
+  }
   if (tables.length > 0) {
     body.lineItems = lineItemsBody(tables);
     tables.forEach((t, ti) => {
@@ -1390,8 +1453,48 @@ function attentionCompany(occ: LabelOccurrence, layout: Layout): Segment | undef
   return seg;
 }
 
+/**
+ * The country whose national tax identifiers the page names (the captions are national):
+ * CNPJ/CPF → BR, SIRET/SIREN → FR, USt-IdNr./Steuernummer → DE, Partita IVA → IT, CIF/NIF → ES,
+ * KvK → NL, GSTIN/PAN → IN, ABN → AU, EIN → US. Only when exactly one country is named.
+ */
+export function countryOfTaxIdNames(text: string): string | undefined {
+  const f = fold(text);
+  const named = new Set<string>();
+  const signs: [string, RegExp][] = [
+    ["BR", /\b(?:cnpj|cpf)\b/],
+    ["FR", /\b(?:siret|siren)\b/],
+    ["DE", /\b(?:ust-?id(?:nr)?|ust-?idnr|steuernummer|st\.?-?nr)\b/],
+    ["IT", /\b(?:partita\s+iva|p\.?\s?iva|codice\s+fiscale)\b/],
+    ["ES", /\b(?:cif|nif)\b/],
+    ["NL", /\b(?:kvk|kamer\s+van\s+koophandel)\b/],
+    ["IN", /\bgstin\b/],
+    ["AU", /\babn\b/],
+  ];
+  for (const [country, re] of signs) if (re.test(f)) named.add(country);
+  return named.size === 1 ? [...named][0] : undefined;
+}
+
+/**
+ * Titles of a purchase document recorded by the buyer (a vendor bill printed from the buyer's
+ * accounting system), in the seven languages.
+ */
+const PURCHASE_TITLE_RE =
+  /^(?:vendor\s+bill|supplier\s+(?:invoice|bill)|purchase\s+(?:invoice|bill)|bill\s+from\s+vendor|eingangsrechnung|lieferantenrechnung|kreditorenrechnung|facture\s+(?:fournisseur|d'achat)|factura\s+(?:de\s+)?(?:proveedor|compra)|fattura\s+(?:fornitore|(?:di\s+)?acquisto|passiva)|inkoopfactuur|leveranciersfactuur|fatura\s+(?:de\s+)?(?:fornecedor|compra))\b/;
+
+/** True when a title row in the upper half of the first page names a buyer-recorded purchase bill. */
+export function purchaseTitle(layout: Layout): boolean {
+  const first = layout.pages[0];
+  if (!first) return false;
+  for (const row of first.rows) {
+    if (row.y0 > first.height * 0.5) break;
+    for (const seg of row.segments) if (PURCHASE_TITLE_RE.test(fold(seg.text.trim()))) return true;
+  }
+  return false;
+}
+
 const TITLE_NUMBER_RE =
-  /(?:^|\s)(?:invoice|bill|rechnung|gutschrift|facture|avoir|factura|fattura|factuur|fatura|credit\s+note)\s*(?:n[o°º]\.?|nr\.?|#|number|nummer|numero)?\s*[:.]?\s*([A-Z0-9][A-Z0-9_\-/.]*\d[A-Z0-9_\-/.]*)(?=\s|$)/i;
+  /(?:^|\s)(?:invoice|bill|\p{L}*rechnung|gutschrift|facture|avoir|factura|fattura|\p{L}*factuur|fatura|credit\s+note)(?:\s+(?:fournisseur|d'achat|de\s+proveedor|de\s+compra|fornitore|di\s+acquisto|de\s+fornecedor))?\s*(?:n[o°º]\.?|nr\.?|#|number|nummer|numero)?\s*[:.]?\s*([A-Z0-9][A-Z0-9_\-/.]*\d[A-Z0-9_\-/.]*)(?=\s|$)/iu;
 
 /** The invoice number printed in a title row of the first page's upper part, without a label of its own. */
 function titleNumber(layout: Layout): { value: string; box: Box } | undefined {
@@ -1407,8 +1510,47 @@ function titleNumber(layout: Layout): { value: string; box: Box } | undefined {
       return { value: id, box: seg };
     }
   }
+  // A bare number sign ("Nº 000.000.046", "No. 4711") under or beside the document's title.
+  const rows = first.rows.filter((r) => r.y0 <= first.height * 0.4);
+  for (const [ri, row] of rows.entries()) {
+    for (const seg of row.segments) {
+      const m = NUMBER_SIGN_RE.exec(fold(seg.text.trim()));
+      if (!m) continue;
+      const id = seg.text.trim().slice(seg.text.trim().length - m[1].length).replace(/[.]+$/, "");
+      // Zero-padded groups ("000.000.046") are a number, not an amount.
+      if (findDates(id).length > 0 || (isAmountLike(id) && !/^0\d/.test(id)) || !/\d/.test(id)) continue;
+      const titled = rows.slice(Math.max(0, ri - 6), ri + 1).some((r) =>
+        r.segments.some(
+          (t) =>
+            t !== seg &&
+            DOC_TITLE_RE.test(fold(t.text.trim())) &&
+            Math.abs((t.x0 + t.x1) / 2 - (seg.x0 + seg.x1) / 2) < first.width * 0.2,
+        ),
+      );
+      if (titled) return { value: id, box: seg };
+    }
+  }
+  // An identifier alone on the row right under the title ("INVOICE" / "INV/2024/00005").
+  for (const [ri, row] of rows.entries()) {
+    if (!row.segments.some((t) => DOC_TITLE_RE.test(fold(t.text.trim()).replace(/[\s:]+$/, "")))) continue;
+    const title = row.segments.find((t) => DOC_TITLE_RE.test(fold(t.text.trim()).replace(/[\s:]+$/, "")))!;
+    const next = rows[ri + 1];
+    if (!next || next.y0 - row.y1 > layout.lineHeight * 2.5) continue;
+    const seg = next.segments.find((t) => Math.abs(t.x0 - title.x0) < layout.lineHeight * 2);
+    const id = seg?.text.trim() ?? "";
+    if (!seg || !/^[A-Z0-9][A-Z0-9_\-/.#]*\d[A-Z0-9_\-/.]*$/i.test(id)) continue;
+    if (findDates(id).length > 0 || (isAmountLike(id) && !/^0\d/.test(id))) continue;
+    return { value: id, box: seg };
+  }
   return undefined;
 }
+
+/** "Nº 000.000.046", "No. 4711", "Nr. 17" (folded): a number sign and an identifier, alone in a segment. */
+const NUMBER_SIGN_RE = /^(?:n\s*o|nr|num|numero|#)\.?\s*[:.]?\s*([a-z0-9][a-z0-9_\-/.]*)$/;
+
+/** A document title of its own (folded): invoice, credit note, the Brazilian NF-e/DANFE. */
+const DOC_TITLE_RE =
+  /^(?:(?:tax\s+|vat\s+|commercial\s+)?invoice|rechnung|gutschrift|facture|avoir|factura|fattura|factuur|fatura|credit\s+note|nota\s+de\s+credito|creditnota|nota\s+fiscal(?:\s+eletronica)?|nf-?e|nfs-?e|danfe|danfse|documento\s+auxiliar(?:\s+da\s+nota\s+fiscal)?(?:\s+eletronica)?|da\s+nota\s+fiscal|eletronica)$/;
 
 function get(obj: unknown, path: string): unknown {
   return path

@@ -486,7 +486,14 @@ function plausibleName(text: string): boolean {
 export function vendorCandidates(
   layout: Layout,
   skip: Set<number>,
-  context: { domains: string[]; accountHolder?: string; allTexts: string[]; medianFont: number },
+  context: {
+    domains: string[];
+    accountHolder?: string;
+    allTexts: string[];
+    medianFont: number;
+    /** The buyer is already known from a labelled section: an address block elsewhere is not its window. */
+    buyerLabelled?: boolean;
+  },
 ): VendorCandidate[] {
   const out: VendorCandidate[] = [];
   const first = layout.pages[0];
@@ -590,7 +597,7 @@ export function vendorCandidates(
     // issuer, unless the block itself carries the issuer's contacts, tax id or bank.
     const inWindow =
       b.x0 < first.width * 0.45 && b.y0 > H * 0.11 && b.y0 < H * 0.32 && rest.some((t) => isAddressLine(t));
-    if (inWindow && !why.some((w) => w === "contact" || w === "tax id" || w === "bank")) {
+    if (inWindow && !context.buyerLabelled && !why.some((w) => w === "contact" || w === "tax id" || w === "bank")) {
       base -= 3;
       why.push("address window");
     }
@@ -616,9 +623,18 @@ export function vendorCandidates(
     }
   }
   // 3. The return-address line above an envelope window: "Company AG - Street 1 - 12345 City".
-  for (const row of first.rows) {
+  // It stands alone: a line that continues the text right above it is part of a paragraph.
+  const lh = layout.lineHeight;
+  for (const [ri, row] of first.rows.entries()) {
     if (row.y0 > H * 0.45) break;
+    const above = first.rows[ri - 1];
     for (const seg of row.segments) {
+      if (
+        above &&
+        seg.y0 - above.y1 < lh * 0.9 &&
+        above.segments.some((a) => Math.min(a.x1, seg.x1) - Math.max(a.x0, seg.x0) > (seg.x1 - seg.x0) * 0.5)
+      )
+        continue;
       const parts = seg.text
         .split(/\s+[-–•·|]\s+|\s*[•·|]\s*/)
         .map((p) => p.trim())
@@ -695,10 +711,16 @@ export function captionedName(occ: LabelOccurrence, layout: Layout): { name: str
   if (!page) return undefined;
   const lh = layout.lineHeight;
   let last = occ.seg.y1;
+  let personal: { name: string; box: Box } | undefined;
+  // The section's column: from the heading's left edge to the next heading on its row (sections
+  // side by side, "Seller" left and "Buyer" right, caption their lines on the same rows).
+  const headRow = page.rows[occ.seg.row];
+  const colLeft = occ.seg.x0 - lh * 2;
+  const colRight = Math.min(page.width, ...headRow.segments.filter((s) => s.x0 > occ.seg.x1).map((s) => s.x0 - lh));
   for (let r = occ.seg.row + 1; r < page.rows.length && r <= occ.seg.row + 14; r++) {
     const row = page.rows[r];
     if (row.y0 - last > lh * 4) break;
-    const segs = [...row.segments].sort((a, b) => a.x0 - b.x0);
+    const segs = [...row.segments].filter((s) => s.x0 >= colLeft && s.x0 < colRight).sort((a, b) => a.x0 - b.x0);
     const head = segs[0];
     if (
       head &&
@@ -720,8 +742,16 @@ export function captionedName(occ: LabelOccurrence, layout: Layout): { name: str
         value = segs[i + 1].text.trim();
         box = segs[i + 1];
       }
-      if (value && !notAPartyName(value) && !NAME_CAPTION.test(value)) return { name: value, box };
+      if (value && !notAPartyName(value) && !NAME_CAPTION.test(value)) {
+        // A company caption ("Firmenname", "Raison sociale") names the party; a bare "Name" may
+        // be its contact person's: keep looking for a company caption in the section.
+        if (COMPANY_CAPTION.test(fold(segs[i].text.trim()))) return { name: value, box };
+        personal ??= { name: value, box };
+      }
     }
   }
-  return undefined;
+  return personal;
 }
+
+const COMPANY_CAPTION =
+  /^(?:company(?:\s+name)?|firmenname|firma|unternehmen|raison\s+sociale|denomination(?:\s+sociale)?|razon\s+social|denominacion(?:\s+social)?|ragione\s+sociale|denominazione|bedrijfsnaam|handelsnaam|razao\s+social|empresa)\s*:/;

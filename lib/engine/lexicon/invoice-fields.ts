@@ -41,6 +41,10 @@ const HEADING_WORDS = [
   "information", "informationen", "informations", "informazioni", "informatie", "informacion", "informacao",
   "angaben", "donnees", "datos", "dados", "gegevens", "dati", "contact", "kontakt", "contacto", "contatto",
   "cobrar", "facturar", "bill-to", "ship-to", "remit", "attn", "attention",
+  // captions of address form fields ("BAIRRO / DISTRITO", "PLZ / Ort", "Code postal", "City")
+  "street", "city", "town", "zip", "postcode", "postal", "code", "state", "country", "district", "region",
+  "strasse", "ort", "plz", "land", "bundesland", "ville", "pays", "rue", "calle", "ciudad", "pais", "provincia",
+  "citta", "paese", "cap", "straat", "plaats", "bairro", "distrito", "municipio", "cep", "uf", "cidade", "estado",
   // forms of address on a line of their own above the addressee ("Firma", "Messrs", "Société", "Spett.le")
   "messrs", "mr", "mrs", "ms", "herrn", "herr", "frau", "familie", "societe", "ste", "monsieur", "madame",
   "messieurs", "mme", "mlle", "senor", "senora", "senores", "sr", "sra", "sres", "srs", "spett", "spettabile",
@@ -113,6 +117,7 @@ export function notAPartyName(text: string): boolean {
   // A caption waiting for its value ("Leitweg-ID:", "Name :").
   if (/:\s*$/.test(t)) return true;
   if (isHeadingOnly(t)) return true;
+  if (PLACEHOLDER.test(fold(t))) return true;
   const tokens = t.split(/\s+/);
   if (tokens.some(isIdentifierToken)) return true;
   const f = fold(t);
@@ -130,6 +135,10 @@ export function notAPartyName(text: string): boolean {
   if (tokens.length >= 5 && words.some((w) => SENTENCE_WORDS.has(w))) return true;
   return false;
 }
+
+/** What forms print for an empty field ("n/a", "nicht vorhanden", "non renseigné", "não informado"). */
+const PLACEHOLDER =
+  /^(?:n\s?\/\s?a|none|nil|null|unknown|not\s+(?:available|applicable|specified|provided)|nicht\s+(?:vorhanden|angegeben|verfugbar|bekannt)|keine(?:\s+angaben?)?|unbekannt|non\s+(?:disponible|renseigne|applicable|communique|disponibile|specificato)|neant|inconnu|no\s+(?:disponible|aplica|consta)|sin\s+(?:datos|especificar)|desconocido|nao\s+(?:informado|disponivel|se\s+aplica)|niet\s+(?:beschikbaar|van\s+toepassing|opgegeven)|onbekend|[-–—.\s]+)$/;
 
 /**
  * A department after the organisation's name ("Free Service Abonnés", "Acme GmbH Kundenservice",
