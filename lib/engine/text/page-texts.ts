@@ -31,6 +31,7 @@ import { ocrImage } from "@/lib/engine/ocr/ocr-image";
 import { ocrPlan, poolSize } from "@/lib/engine/ocr/pool";
 import type { Raster } from "@/lib/engine/ocr/preprocess";
 import { extractPageText, uprightTurns } from "@/lib/engine/text/words";
+import { mapBox } from "@/lib/engine/text/page-frame";
 import { rotatePageText } from "@/lib/engine/text/rotate";
 import type { PageText, Word } from "@/lib/engine/text/types";
 
@@ -160,12 +161,17 @@ async function pdfPageTexts(
         // A scan's orientation is checked when no RotationAngle was given and no text layer decides it.
         const autoOrient = !keep && opts.rotation === undefined && auto === 0;
         const result = await ocrImage(raster, { langs, grayscale: opts.grayscale, gamma: opts.gamma, rotate: turn, autoOrient });
-        const ocrWords = result.words;
+        // Beside the text layer, OCR words are placed on the page as it is (one frame for both).
+        const frame = result.frame;
+        const ocrWords = keep && frame ? result.words.map((w) => mapBox(frame, w)) : result.words;
         page = keep
           ? { ...page, words: [...page.words, ...withoutOverlaps(ocrWords, page.words, page)] }
           : { ...page, words: ocrWords, ...(result.orientation % 2 ? { width: page.height, height: page.width } : {}) };
-        if (result.skew) page.ocrSkew = result.skew;
-        if (result.orientation) page.ocrOrientation = result.orientation * 90;
+        if (frame && !keep) {
+          if (result.skew) page.ocrSkew = result.skew;
+          if (result.orientation) page.ocrOrientation = result.orientation * 90;
+          page.ocrFrame = frame;
+        }
       }
       opts.onProgress?.(++done, indices.length);
       return page;
@@ -288,6 +294,7 @@ async function imagePageTexts(bytes: Uint8Array, opts: PageTextsOptions, mode: O
       page = { ...page, width: r.width, height: r.height, words: r.words };
       if (r.skew) page.ocrSkew = r.skew;
       if (r.orientation) page.ocrOrientation = r.orientation * 90;
+      if (r.frame) page.ocrFrame = r.frame;
     } else if (q % 2 === 1) {
       page = { ...page, width: page.height, height: page.width };
     }
