@@ -11,6 +11,7 @@ import * as mupdf from "mupdf";
 import { afterAll, describe, expect, test, vi } from "vitest";
 import { parseDocument } from "@/lib/engine/docparser/parse-document";
 import { requireParserTemplate } from "@/lib/engine/docparser/template";
+import { pagesToHtml } from "@/lib/engine/html/pdf-to-html";
 import { shutdownOcr } from "@/lib/engine/ocr/pool";
 import { addOcrTextLayer } from "@/lib/engine/pdf/ocr-text-layer";
 import { analysePages, segmentRows } from "@/lib/engine/tables/extract-tables";
@@ -116,6 +117,17 @@ describe.each([2.5, -1.2])("a scan turned %s°", (deg) => {
     const c = onScan(deg, sc.width, sc.height, (total.x0 + total.x1) / 2, (total.y0 + total.y1) / 2);
     expect(contains({ x0: cell.x, y0: cell.y, x1: cell.x + cell.width, y1: cell.y + cell.height }, c, 1)).toBe(true);
 
+    // HTML: each transparent word over the scan, turned with its line, centred where it is printed.
+    const { html } = await pagesToHtml([page], { kind: "image", bytes: sc.png, pageCount: 1 }, { pageWidth: sc.width, saveImages: 0 });
+    expect(html).toContain(`data-ocr-skew="${page.ocrSkew}"`);
+    const wooden = page.words.find((w) => w.text === "wooden")!;
+    const span = new RegExp(`left:([\\d.-]+)px;top:([\\d.-]+)px;height:([\\d.]+)px;[^"]*rotate\\(([\\d.-]+)deg\\)[^>]*>wooden<`).exec(html);
+    expect(span).not.toBeNull();
+    const [left, top, h, turn] = span!.slice(1).map(Number);
+    expect(Math.abs(turn - deg)).toBeLessThanOrEqual(0.15);
+    const printed = onScan(deg, sc.width, sc.height, (truth.get("wooden")!.x0 + truth.get("wooden")!.x1) / 2, (truth.get("wooden")!.y0 + truth.get("wooden")!.y1) / 2);
+    expect(Math.hypot(left + (wooden.x1 - wooden.x0) / 2 - printed[0], top + h / 2 - printed[1])).toBeLessThan(3);
+
     // A document parser rectangle field on the scan reads the block and reports its box there.
     const template = requireParserTemplate(`fields:\n  due:\n    type: rectangle\n    rectangle: [${[area.x, area.y, area.width, area.height].map((v) => v.toFixed(1)).join(", ")}]\n`);
     const parsed = parseDocument([page], template) as unknown as { objects: { value: string; x: number; y: number; width: number; height: number }[] };
@@ -123,6 +135,43 @@ describe.each([2.5, -1.2])("a scan turned %s°", (deg) => {
     expect(due.value.replace(/\s+/g, " ")).toBe(BLOCK.join(" "));
     expect(contains({ x0: due.x, y0: due.y, x1: due.x + due.width, y1: due.y + due.height }, c, 1)).toBe(true);
   });
+});
+
+test("a scan lying sideways (turned 90° and 1.2°): read upright, boxes and rect on the sideways page", async () => {
+  const deg = 1.2;
+  const pdf = pagePdf();
+  const truth = await drawn(pdf);
+  const sc = await scan(pdf, deg);
+  // Then a quarter turn clockwise: (x, y) of the skewed scan → (H − y, x) on the sideways one.
+  const png = await sharp(sc.png).rotate(90).png().withMetadata({ density: 300 }).toBuffer();
+  const onSideways = (x: number, y: number): [number, number] => {
+    const [sx, sy] = onScan(deg, sc.width, sc.height, x, y);
+    return [sc.height - sy, sx];
+  };
+  const page = (await getPageTexts(png)).pages[0];
+  expect(page.ocrOrientation).toBe(270);
+  expect(page.width).toBeLessThan(page.height); // laid out upright
+  const rows = segmentRows(analysePages([page], {})).map((r) => r.join(" ").replace(/\s+/g, " ").trim());
+  for (const line of LINES) expect(rows).toContain(line);
+  let checked = 0;
+  for (const w of page.words) {
+    const t = truth.get(w.text);
+    if (!t || w.text.length < 5) continue;
+    const centre = onSideways((t.x0 + t.x1) / 2, (t.y0 + t.y1) / 2);
+    const box = pageBox(page, w);
+    expect(contains(box, centre, 1), `${w.text}: ${JSON.stringify(box)} vs ${centre}`).toBe(true);
+    checked++;
+  }
+  expect(checked).toBeGreaterThanOrEqual(12);
+  // A rect around the block on the sideways page; the JSON page has the sideways page's size.
+  const corners = [...truth.values()].filter((w) => w.y0 > 300).flatMap((w) => [onSideways(w.x0, w.y0), onSideways(w.x1, w.y1)]);
+  const xs = corners.map((c) => c[0]);
+  const ys = corners.map((c) => c[1]);
+  const area = { x: Math.min(...xs) - 6, y: Math.min(...ys) - 6, width: Math.max(...xs) - Math.min(...xs) + 12, height: Math.max(...ys) - Math.min(...ys) + 12 };
+  const picked = textRows(page, area);
+  expect(picked.rows.map((r) => r.cells.map((c) => c.object?.text).join(" "))).toEqual(BLOCK);
+  expect(picked.orientation).toBe(270);
+  expect(picked.width).toBeCloseTo(sc.height, 0);
 });
 
 test("makesearchable's invisible words lie over the printed words of a skewed scan", async () => {
