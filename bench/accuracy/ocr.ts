@@ -12,7 +12,8 @@
  *    path (getPageTexts → CSV, all cells, rows in order) and by the `tesseract` CLI (single
  *    thread, same image, same language); printed per case: word F1 (true words found and words
  *    read, as multisets), CER (Levenshtein over the whitespace-collapsed text, so reading order
- *    counts: the PDF's text layer order is the truth), CER with word order ignored (both texts'
+ *    counts: the PDF's text layer order is the truth; for Quire both PDF → CSV's rows and
+ *    PDF → text's reading order), CER with word order ignored (both texts'
  *    words sorted, then Levenshtein: what was misread, whatever the order — the truth order of
  *    a form or an invoice's text layer is arbitrary, and CSV rows run across columns where the
  *    CLI reads column after column), seconds and the time ratio Quire / CLI. Then means per
@@ -36,6 +37,7 @@ import { shutdownOcr } from "@/lib/engine/ocr/pool";
 import { analysePages, segmentRows } from "@/lib/engine/tables/extract-tables";
 import { resolveExtraction } from "@/lib/engine/tables/extraction-options";
 import { getPageTexts } from "@/lib/engine/text/page-texts";
+import { readingOrderText } from "@/lib/engine/text/plain-text";
 import { makeTablesPdf, type PageSpec } from "@/tests/helpers/extract-fixtures";
 
 const corpus = [resolve(process.cwd(), "../shared/corpus"), "/work/shared/corpus"].find((d) => existsSync(d)) ?? resolve(process.cwd(), "../shared/corpus");
@@ -273,16 +275,14 @@ function sortedWords(text: string): string {
   return norm(text).split(" ").sort().join(" ");
 }
 
-/** The CSV's cells row by row (what PDF → CSV gives), and the OCR lines in reading order. */
+/** The CSV's cells row by row (what PDF → CSV gives), and PDF → text's reading order (columns one after the other). */
 async function quireText(bytes: Buffer, lang: string): Promise<{ csv: string; lines: string }> {
   const opts = resolveExtraction({});
   const texts = await getPageTexts(bytes, { ...opts.text, lang });
   const csv = segmentRows(analysePages(texts.pages, opts.table, opts.area))
     .map((r) => r.join(" "))
     .join("\n");
-  const byLine = new Map<number, string[]>();
-  for (const w of texts.pages[0]?.words ?? []) byLine.set(w.lineId, [...(byLine.get(w.lineId) ?? []), w.text]);
-  return { csv, lines: [...byLine.values()].map((l) => l.join(" ")).join("\n") };
+  return { csv, lines: readingOrderText(texts.pages) };
 }
 
 function cliText(file: string, lang: string): string | null {
@@ -295,16 +295,19 @@ interface Score {
   cer: number;
   /** CER with word order ignored. */
   bag: number;
+  /** Quire: CER of PDF → text's reading order (columns one after the other, as the CLI reads). */
+  read: number;
   s: number;
 }
 
-function score(truth: string, got: string, seconds: number): Score {
+function score(truth: string, got: string, seconds: number, reading = got): Score {
   const b = norm(truth);
   const sorted = sortedWords(truth);
   return {
     f1: wordScores(truth, got).f1,
     cer: levenshtein(norm(got), b) / Math.max(1, b.length),
     bag: levenshtein(sortedWords(got), sorted) / Math.max(1, sorted.length),
+    read: levenshtein(norm(reading), b) / Math.max(1, b.length),
     s: seconds,
   };
 }
@@ -314,11 +317,11 @@ async function scans(quick: boolean) {
   const list = sources(quick);
   const variants: Variant[] = ["clean", "jpeg40", "skewed", "turned"];
   const tmp = mkdtempSync(join(tmpdir(), "quire-accuracy-ocr-"));
-  const zero = (): Score => ({ f1: 0, cer: 0, bag: 0, s: 0 });
+  const zero = (): Score => ({ f1: 0, cer: 0, bag: 0, read: 0, s: 0 });
   const totals = new Map<Variant, { q: Score; c: Score; n: number }>();
   const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
   console.log(`\nPart 2: ${list.length} pages × ${variants.length} variants; Quire engine: ${ocrEngine()}; CLI: ${cli ? "tesseract (OMP_THREAD_LIMIT=1)" : "not installed"}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
-  console.log(`${"case".padEnd(48)} ${"Quire F1 / CER / CER any order / s".padEnd(36)} ${"CLI F1 / CER / CER any order / s".padEnd(36)} ratio`);
+  console.log(`${"case".padEnd(48)} ${"Quire F1 / CER csv/text / any order / s".padEnd(42)} ${"CLI F1 / CER / any order / s".padEnd(34)} ratio`);
   try {
     let seed = 7;
     for (const src of list) {
@@ -329,13 +332,14 @@ async function scans(quick: boolean) {
         writeFileSync(file, bytes);
         let t = performance.now();
         let got = "";
+        let reading = "";
         try {
-          ({ csv: got } = await quireText(bytes, src.lang));
+          ({ csv: got, lines: reading } = await quireText(bytes, src.lang));
         } catch (e) {
           console.log(`${src.name} ${variant}: ERROR ${(e as Error).message}`);
           continue;
         }
-        const q = score(truth, got, (performance.now() - t) / 1000);
+        const q = score(truth, got, (performance.now() - t) / 1000, reading);
         let c: Score | null = null;
         if (cli) {
           t = performance.now();
@@ -343,12 +347,12 @@ async function scans(quick: boolean) {
           const cs = (performance.now() - t) / 1000;
           if (text !== null) c = score(truth, text, cs);
         }
-        const fmt = (x: Score) => `${x.f1.toFixed(3)} ${pct(x.cer)} ${pct(x.bag)} ${x.s.toFixed(2)}s`;
+        const fmt = (x: Score, withReading = false) => `${x.f1.toFixed(3)} ${pct(x.cer)}${withReading ? `/${pct(x.read)}` : ""} ${pct(x.bag)} ${x.s.toFixed(2)}s`;
         const label = `${src.name.slice(0, 30)} ${variant}${note ? ` ${note}` : ""}`;
-        console.log(`${label.padEnd(48)} ${fmt(q).padEnd(36)} ${(c ? fmt(c) : "-").padEnd(36)} ${c ? (q.s / c.s).toFixed(2) : "-"}`);
+        console.log(`${label.padEnd(48)} ${fmt(q, true).padEnd(42)} ${(c ? fmt(c) : "-").padEnd(34)} ${c ? (q.s / c.s).toFixed(2) : "-"}`);
         const tot = totals.get(variant) ?? { q: zero(), c: zero(), n: 0 };
         tot.n++;
-        for (const k of ["f1", "cer", "bag", "s"] as const) {
+        for (const k of ["f1", "cer", "bag", "read", "s"] as const) {
           tot.q[k] += q[k];
           tot.c[k] += c?.[k] ?? 0;
         }
@@ -358,10 +362,13 @@ async function scans(quick: boolean) {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  console.log("\nPer variant (means over pages): word F1, CER in the truth's order, CER with word order ignored, seconds per page; time ratio Quire / CLI");
+  console.log(
+    "\nPer variant (means over pages): word F1; CER in the truth's order (Quire: CSV rows / PDF → text reading order; CLI: its text); CER with word order ignored; seconds per page; time ratio Quire / CLI",
+  );
   for (const [v, t] of totals) {
-    const m = (x: Score) => `F1 ${(x.f1 / t.n).toFixed(3)}  CER ${pct(x.cer / t.n).padStart(6)}  any order ${pct(x.bag / t.n).padStart(6)}  ${(x.s / t.n).toFixed(2)} s`;
-    console.log(`${v.padEnd(8)} Quire: ${m(t.q)}   CLI: ${cli ? m(t.c) : "-"}   ratio ${cli ? (t.q.s / t.c.s).toFixed(2) : "-"}  (${t.n} pages)`);
+    const m = (x: Score, withReading: boolean) =>
+      `F1 ${(x.f1 / t.n).toFixed(3)}  CER ${pct(x.cer / t.n).padStart(6)}${withReading ? ` / ${pct(x.read / t.n).padStart(6)}` : ""}  any order ${pct(x.bag / t.n).padStart(6)}  ${(x.s / t.n).toFixed(2)} s`;
+    console.log(`${v.padEnd(8)} Quire: ${m(t.q, true)}   CLI: ${cli ? m(t.c, false) : "-"}   ratio ${cli ? (t.q.s / t.c.s).toFixed(2) : "-"}  (${t.n} pages)`);
   }
   console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 }

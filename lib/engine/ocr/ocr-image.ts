@@ -189,7 +189,9 @@ export async function ocrImage(raster: Raster, opts: OcrOptions = {}): Promise<O
     const text = w.text.trim();
     if (!text) continue;
     if (w.conf < junk && !/[\p{L}\p{N}]/u.test(text)) continue;
-    if (w.conf < 15) continue;
+    // Near-zero confidence alone is no verdict: Tesseract gives 0 to real words (a code in
+    // brackets, "Date:" after a rule) that it read right. Only a short fragment is dropped.
+    if (w.conf < 15 && !/[\p{L}\p{N}]{2}/u.test(text)) continue;
     const b = boxes[i];
     const fontSize = Math.max(1, Math.round((((lineHeight.get(w.line) ?? 0) * scale) / 0.87) * 10) / 10);
     words.push({
