@@ -34,7 +34,7 @@ export async function detectOrientation(raster: Raster, opts: { langs?: string[]
   return opts.read ? detectByReading(raster, opts.read) : null;
 }
 
-/** `tesseract stdin stdout --psm 0`: "Rotate: 270" and "Orientation confidence: 8.5"; null for too little text. */
+/** `tesseract <image> stdout --psm 0`: "Rotate: 270" and "Orientation confidence: 8.5"; null for too little text. */
 async function detectNative(raster: Raster): Promise<Orientation | null | "unavailable"> {
   if (ocrEngine() !== "native") return "unavailable";
   const gray = raster.channels === 1 ? raster : toGray(raster);

@@ -286,7 +286,9 @@ async function imagePageTexts(bytes: Uint8Array, opts: PageTextsOptions, mode: O
   let done = 0;
   const pages = await runLimited(indices.length, mode === "Never" ? 1 : poolSize(), async (n) => {
     const index = indices[n];
-    const raster = await decodeImagePage(bytes, index, count, density, probe.decoder);
+    // Gray when only OCR will see the pixels (it reads gray anyway): a third of the pixels to
+    // decode, and the conversion done by libvips instead of a loop here.
+    const raster = await decodeImagePage(bytes, index, count, density, probe.decoder, mode !== "Never" && !opts.gamma?.length);
     let page: PageText = { index, width: (raster.width * 72) / density, height: (raster.height * 72) / density, rotation: 0, words: [], rules: [] };
     if (mode !== "Never") {
       ocrPages.push(index);
@@ -305,8 +307,15 @@ async function imagePageTexts(bytes: Uint8Array, opts: PageTextsOptions, mode: O
   return { pages, pageCount: count, kind: "image", ocrPages };
 }
 
-/** One page (frame) of an image, upright per its EXIF orientation, flattened on white. */
-export async function decodeImagePage(bytes: Uint8Array, index: number, count: number, dpi: number, decoder: "sharp" | "mupdf" = "sharp"): Promise<Raster> {
+/** One page (frame) of an image, upright per its EXIF orientation, flattened on white; RGB, or gray when asked. */
+export async function decodeImagePage(
+  bytes: Uint8Array,
+  index: number,
+  count: number,
+  dpi: number,
+  decoder: "sharp" | "mupdf" = "sharp",
+  gray = false,
+): Promise<Raster> {
   if (decoder === "mupdf") {
     const image = new mupdf.Image(Buffer.from(bytes));
     try {
@@ -331,9 +340,10 @@ export async function decodeImagePage(bytes: Uint8Array, index: number, count: n
     const img = sharp(bytes, { limitInputPixels: imageLimitsFromEnv().maxPixels, ...(count > 1 ? { page: index } : {}) })
       .rotate()
       .flatten({ background: "#ffffff" })
-      .toColourspace("srgb");
+      .toColourspace(gray ? "b-w" : "srgb");
     const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
     const channels = info.channels;
+    if (gray && channels === 1) return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: 1, dpi };
     if (channels === 3) return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: 3, dpi };
     // Anything else (gray+alpha, CMYK...) → RGB via sharp once more.
     const rgb = await sharp(data, { raw: { width: info.width, height: info.height, channels } }).removeAlpha().toColourspace("srgb").raw().toBuffer();
