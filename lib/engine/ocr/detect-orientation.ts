@@ -1,7 +1,7 @@
 import "server-only";
 import { nativeTessdataDir } from "@/lib/engine/ocr/languages";
 import { ocrEngine, runTesseract } from "@/lib/engine/ocr/native";
-import { toGray, toPnm, type Raster } from "@/lib/engine/ocr/preprocess";
+import { toGray, toTesseractImage, type Raster } from "@/lib/engine/ocr/preprocess";
 
 /**
  * Which way up a scanned page is. Tesseract's orientation detection (`--psm 0`, the `osd` model
@@ -41,7 +41,7 @@ async function detectNative(raster: Raster): Promise<Orientation | null | "unava
   let res;
   try {
     const dir = nativeTessdataDir([]);
-    res = await runTesseract(toPnm(gray), ["--tessdata-dir", dir, "--psm", "0", "--dpi", String(Math.round(gray.dpi))], NATIVE_TIMEOUT_MS);
+    res = await runTesseract(toTesseractImage(gray), ["--tessdata-dir", dir, "--psm", "0", "--dpi", String(Math.round(gray.dpi))], NATIVE_TIMEOUT_MS);
   } catch {
     return "unavailable";
   }

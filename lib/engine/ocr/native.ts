@@ -9,7 +9,7 @@ import { nativeTessdataDir } from "@/lib/engine/ocr/languages";
 
 /**
  * The native Tesseract engine (Debian's `tesseract-ocr`): one short-lived process per page, fed
- * a PNM file, answering TSV (or OSD text) on stdout. A process per page is the isolation
+ * a gray BMP file (preprocess.ts toTesseractImage), answering TSV (or OSD text) on stdout. A process per page is the isolation
  * rule of the sandbox children applied to OCR: a page that crashes or traps the engine cannot
  * break the next job's. Each process runs single-threaded (OMP_THREAD_LIMIT=1; pages run in
  * parallel instead), under an address-space cap and a wall-time limit.
@@ -68,7 +68,7 @@ function imageFile(): string {
     const dir = imageDir;
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   }
-  return path.join(imageDir, `${++imageSeq}.pnm`);
+  return path.join(imageDir, `${++imageSeq}.img`);
 }
 
 /**
@@ -147,10 +147,10 @@ export function parseTsv(tsv: string): TsvRow[] {
   return rows;
 }
 
-/** Recognises a PNM image: TSV rows, in Tesseract's reading order (blocks, paragraphs, lines). */
-export async function recognizeNative(pnm: Buffer, langs: string[], dpi: number, psm = 3): Promise<TsvRow[]> {
+/** Recognises an image file's bytes (BMP, PNM, PNG...): TSV rows, in Tesseract's reading order (blocks, paragraphs, lines). */
+export async function recognizeNative(image: Buffer, langs: string[], dpi: number, psm = 3): Promise<TsvRow[]> {
   const dir = nativeTessdataDir(langs);
-  const res = await runTesseract(pnm, ["--tessdata-dir", dir, "-l", langs.join("+"), "--psm", String(psm), "--dpi", String(Math.round(dpi)), "tsv"]);
+  const res = await runTesseract(image, ["--tessdata-dir", dir, "-l", langs.join("+"), "--psm", String(psm), "--dpi", String(Math.round(dpi)), "tsv"]);
   if (res.code !== 0) {
     throw new QuireError(500, `OCR: tesseract failed (${res.code === null ? "killed: time or memory limit" : `exit ${res.code}`}): ${res.err.trim().slice(0, 300)}`);
   }

@@ -5,7 +5,7 @@ import { detectSkew, levelBox, RESAMPLE_SKEW, rotateRaster } from "@/lib/engine/
 import { detectOrientation, OSD_TRUSTED, type Orientation } from "@/lib/engine/ocr/detect-orientation";
 import { ocrEngine, recognizeNative, type EngineName } from "@/lib/engine/ocr/native";
 import { poolSize, withWorker } from "@/lib/engine/ocr/pool";
-import { preprocessRaster, rotateQuarter, toGray, toPnm, type PreprocessOptions, type Raster } from "@/lib/engine/ocr/preprocess";
+import { preprocessRaster, rotateQuarter, toGray, toPnm, toTesseractImage, type PreprocessOptions, type Raster } from "@/lib/engine/ocr/preprocess";
 
 /**
  * OCR of one raster, by the native Tesseract (a process per page) or tesseract.js (the worker
@@ -80,10 +80,9 @@ interface RawWord {
 }
 
 async function recognize(r: Raster, langs: string[], engine: EngineName): Promise<RawWord[]> {
-  const pnm = toPnm(r);
   const out: RawWord[] = [];
   if (engine === "native") {
-    const rows = await nativeSlot(() => recognizeNative(pnm, langs, r.dpi));
+    const rows = await nativeSlot(() => recognizeNative(toTesseractImage(r), langs, r.dpi));
     let line = -1;
     let key = "";
     for (const row of rows) {
@@ -103,7 +102,7 @@ async function recognize(r: Raster, langs: string[], engine: EngineName): Promis
   }
   const data = await withWorker(langs, async (w) => {
     await w.setParameters({ user_defined_dpi: String(Math.round(r.dpi)) });
-    const res = await w.recognize(pnm, {}, { text: false, blocks: true });
+    const res = await w.recognize(toPnm(r), {}, { text: false, blocks: true });
     return res.data;
   });
   let line = 0;
