@@ -10,11 +10,14 @@
  *    invoices-intl/ read with that language), plus two generated pages (a dense page and a
  *    two-column article). Truth: the PDF's text layer. Each image is read by Quire's normal
  *    path (getPageTexts → CSV, all cells, rows in order) and by the `tesseract` CLI (single
- *    thread, same image, same language); printed per case: word accuracy (share of the true
- *    words found, as a multiset), CER (Levenshtein over the whitespace-collapsed text, so
- *    reading order counts), seconds, the time ratio Quire / CLI, and Quire's CER with the text
- *    taken in OCR line order (Tesseract's blocks: columns one after the other) instead of CSV
- *    rows (which run across columns, like pdftotext -layout). Then totals per variant.
+ *    thread, same image, same language); printed per case: word F1 (true words found and words
+ *    read, as multisets), CER (Levenshtein over the whitespace-collapsed text, so reading order
+ *    counts: the PDF's text layer order is the truth; for Quire both PDF → CSV's rows and
+ *    PDF → text's reading order), CER with word order ignored (both texts'
+ *    words sorted, then Levenshtein: what was misread, whatever the order — the truth order of
+ *    a form or an invoice's text layer is arbitrary, and CSV rows run across columns where the
+ *    CLI reads column after column), seconds and the time ratio Quire / CLI. Then means per
+ *    variant, and the load average (the ratios are what to compare on a shared machine).
  *
  * Each image goes through Quire's normal path (getPageTexts: decode with EXIF orientation,
  * OCR with the pool, words with boxes); the text is rebuilt line by line from the words.
@@ -24,7 +27,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as mupdf from "mupdf";
 import sharp from "sharp";
@@ -34,6 +37,7 @@ import { shutdownOcr } from "@/lib/engine/ocr/pool";
 import { analysePages, segmentRows } from "@/lib/engine/tables/extract-tables";
 import { resolveExtraction } from "@/lib/engine/tables/extraction-options";
 import { getPageTexts } from "@/lib/engine/text/page-texts";
+import { readingOrderText } from "@/lib/engine/text/plain-text";
 import { makeTablesPdf, type PageSpec } from "@/tests/helpers/extract-fixtures";
 
 const corpus = [resolve(process.cwd(), "../shared/corpus"), "/work/shared/corpus"].find((d) => existsSync(d)) ?? resolve(process.cwd(), "../shared/corpus");
@@ -266,16 +270,19 @@ function wordScores(truth: string, got: string): { acc: number; f1: number } {
   return { acc, f1: acc + prec ? (2 * acc * prec) / (acc + prec) : 0 };
 }
 
-/** The CSV's cells row by row (what PDF → CSV gives), and the OCR lines in reading order. */
+/** Text with its words in sorted order: a CER over it ignores reading order, not misreadings. */
+function sortedWords(text: string): string {
+  return norm(text).split(" ").sort().join(" ");
+}
+
+/** The CSV's cells row by row (what PDF → CSV gives), and PDF → text's reading order (columns one after the other). */
 async function quireText(bytes: Buffer, lang: string): Promise<{ csv: string; lines: string }> {
   const opts = resolveExtraction({});
   const texts = await getPageTexts(bytes, { ...opts.text, lang });
   const csv = segmentRows(analysePages(texts.pages, opts.table, opts.area))
     .map((r) => r.join(" "))
     .join("\n");
-  const byLine = new Map<number, string[]>();
-  for (const w of texts.pages[0]?.words ?? []) byLine.set(w.lineId, [...(byLine.get(w.lineId) ?? []), w.text]);
-  return { csv, lines: [...byLine.values()].map((l) => l.join(" ")).join("\n") };
+  return { csv, lines: readingOrderText(texts.pages) };
 }
 
 function cliText(file: string, lang: string): string | null {
@@ -283,14 +290,38 @@ function cliText(file: string, lang: string): string | null {
   return res.error || res.status !== 0 ? null : res.stdout;
 }
 
+interface Score {
+  f1: number;
+  cer: number;
+  /** CER with word order ignored. */
+  bag: number;
+  /** Quire: CER of PDF → text's reading order (columns one after the other, as the CLI reads). */
+  read: number;
+  s: number;
+}
+
+function score(truth: string, got: string, seconds: number, reading = got): Score {
+  const b = norm(truth);
+  const sorted = sortedWords(truth);
+  return {
+    f1: wordScores(truth, got).f1,
+    cer: levenshtein(norm(got), b) / Math.max(1, b.length),
+    bag: levenshtein(sortedWords(got), sorted) / Math.max(1, sorted.length),
+    read: levenshtein(norm(reading), b) / Math.max(1, b.length),
+    s: seconds,
+  };
+}
+
 async function scans(quick: boolean) {
   const cli = !spawnSync("tesseract", ["--version"]).error;
   const list = sources(quick);
   const variants: Variant[] = ["clean", "jpeg40", "skewed", "turned"];
   const tmp = mkdtempSync(join(tmpdir(), "quire-accuracy-ocr-"));
-  const totals = new Map<Variant, { q: { acc: number; cer: number; s: number }; c: { acc: number; cer: number; s: number }; n: number }>();
-  console.log(`\nPart 2: ${list.length} pages × ${variants.length} variants; Quire engine: ${ocrEngine()}; CLI: ${cli ? "tesseract (OMP_THREAD_LIMIT=1)" : "not installed"}`);
-  console.log(`${"case".padEnd(52)} ${"Quire words/CER/s".padEnd(24)} ${"CLI words/CER/s".padEnd(24)} ratio  Quire CER in OCR line order`);
+  const zero = (): Score => ({ f1: 0, cer: 0, bag: 0, read: 0, s: 0 });
+  const totals = new Map<Variant, { q: Score; c: Score; n: number }>();
+  const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
+  console.log(`\nPart 2: ${list.length} pages × ${variants.length} variants; Quire engine: ${ocrEngine()}; CLI: ${cli ? "tesseract (OMP_THREAD_LIMIT=1)" : "not installed"}; load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(`${"case".padEnd(48)} ${"Quire F1 / CER csv/text / any order / s".padEnd(42)} ${"CLI F1 / CER / any order / s".padEnd(34)} ratio`);
   try {
     let seed = 7;
     for (const src of list) {
@@ -301,30 +332,27 @@ async function scans(quick: boolean) {
         writeFileSync(file, bytes);
         let t = performance.now();
         let got = "";
-        let lines = "";
+        let reading = "";
         try {
-          ({ csv: got, lines } = await quireText(bytes, src.lang));
+          ({ csv: got, lines: reading } = await quireText(bytes, src.lang));
         } catch (e) {
           console.log(`${src.name} ${variant}: ERROR ${(e as Error).message}`);
           continue;
         }
-        const qs = (performance.now() - t) / 1000;
-        const b = norm(truth);
-        const q = { ...wordScores(truth, got), cer: levenshtein(norm(got), b) / Math.max(1, b.length), s: qs };
-        const linesCer = levenshtein(norm(lines), b) / Math.max(1, b.length);
-        let c: typeof q | null = null;
+        const q = score(truth, got, (performance.now() - t) / 1000, reading);
+        let c: Score | null = null;
         if (cli) {
           t = performance.now();
           const text = cliText(file, src.lang);
           const cs = (performance.now() - t) / 1000;
-          if (text !== null) c = { ...wordScores(truth, text), cer: levenshtein(norm(text), b) / Math.max(1, b.length), s: cs };
+          if (text !== null) c = score(truth, text, cs);
         }
-        const fmt = (x: typeof q) => `${(x.acc * 100).toFixed(1)}% ${(x.cer * 100).toFixed(2)}% ${x.s.toFixed(2)}s`;
-        const label = `${src.name.slice(0, 34)} ${variant}${note ? ` ${note}` : ""}`;
-        console.log(`${label.padEnd(52)} ${fmt(q).padEnd(24)} ${(c ? fmt(c) : "-").padEnd(24)} ${(c ? (q.s / c.s).toFixed(2) : "-").padEnd(6)} ${(linesCer * 100).toFixed(2)}%`);
-        const tot = totals.get(variant) ?? { q: { acc: 0, cer: 0, s: 0 }, c: { acc: 0, cer: 0, s: 0 }, n: 0 };
+        const fmt = (x: Score, withReading = false) => `${x.f1.toFixed(3)} ${pct(x.cer)}${withReading ? `/${pct(x.read)}` : ""} ${pct(x.bag)} ${x.s.toFixed(2)}s`;
+        const label = `${src.name.slice(0, 30)} ${variant}${note ? ` ${note}` : ""}`;
+        console.log(`${label.padEnd(48)} ${fmt(q, true).padEnd(42)} ${(c ? fmt(c) : "-").padEnd(34)} ${c ? (q.s / c.s).toFixed(2) : "-"}`);
+        const tot = totals.get(variant) ?? { q: zero(), c: zero(), n: 0 };
         tot.n++;
-        for (const k of ["acc", "cer", "s"] as const) {
+        for (const k of ["f1", "cer", "bag", "read", "s"] as const) {
           tot.q[k] += q[k];
           tot.c[k] += c?.[k] ?? 0;
         }
@@ -334,11 +362,15 @@ async function scans(quick: boolean) {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-  console.log("\nPer variant (means): word accuracy, CER, seconds per page; time ratio Quire / CLI");
+  console.log(
+    "\nPer variant (means over pages): word F1; CER in the truth's order (Quire: CSV rows / PDF → text reading order; CLI: its text); CER with word order ignored; seconds per page; time ratio Quire / CLI",
+  );
   for (const [v, t] of totals) {
-    const m = (x: { acc: number; cer: number; s: number }) => `words ${((x.acc / t.n) * 100).toFixed(1)}%  CER ${((x.cer / t.n) * 100).toFixed(2)}%  ${(x.s / t.n).toFixed(2)} s`;
-    console.log(`${v.padEnd(8)} Quire: ${m(t.q)}   CLI: ${cli ? m(t.c) : "-"}   ratio ${cli ? (t.q.s / t.c.s).toFixed(2) : "-"}  (${t.n} pages)`);
+    const m = (x: Score, withReading: boolean) =>
+      `F1 ${(x.f1 / t.n).toFixed(3)}  CER ${pct(x.cer / t.n).padStart(6)}${withReading ? ` / ${pct(x.read / t.n).padStart(6)}` : ""}  any order ${pct(x.bag / t.n).padStart(6)}  ${(x.s / t.n).toFixed(2)} s`;
+    console.log(`${v.padEnd(8)} Quire: ${m(t.q, true)}   CLI: ${cli ? m(t.c, false) : "-"}   ratio ${cli ? (t.q.s / t.c.s).toFixed(2) : "-"}  (${t.n} pages)`);
   }
+  console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 }
 
 async function main() {

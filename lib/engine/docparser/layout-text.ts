@@ -1,4 +1,5 @@
-import type { PageText, Word } from "@/lib/engine/text/types";
+import { pageBox } from "@/lib/engine/text/page-frame";
+import type { Matrix, PageText, Word } from "@/lib/engine/text/types";
 
 /**
  * A page's words as lines of text laid out like the page (the way `pdftotext -layout` writes
@@ -23,6 +24,8 @@ export interface LayoutPage {
   text: string;
   /** Offset of each line in `text`. */
   lineStarts: number[];
+  /** A deskewed or turned scan: words' frame → page as rendered (see PageText.ocrFrame). */
+  ocrFrame?: Matrix;
 }
 
 export function layoutPage(page: PageText, words: Word[] = page.words): LayoutPage {
@@ -79,7 +82,15 @@ export function layoutPage(page: PageText, words: Word[] = page.words): LayoutPa
     lineStarts.push(offset);
     offset += l.text.length + 1;
   }
-  return { index: page.index, width: page.width, height: page.height, lines, text: lines.map((l) => l.text).join("\n"), lineStarts };
+  return {
+    index: page.index,
+    width: page.width,
+    height: page.height,
+    lines,
+    text: lines.map((l) => l.text).join("\n"),
+    lineStarts,
+    ...(page.ocrFrame ? { ocrFrame: page.ocrFrame } : {}),
+  };
 }
 
 /** The words a character range of the page's text covers, and their box. */
@@ -100,6 +111,8 @@ export function boxOf(page: LayoutPage, start: number, end: number): { x: number
     }
   });
   if (!Number.isFinite(x0)) return undefined;
+  // Reported on the page as rendered (a deskewed scan's words are laid out level).
+  const b = pageBox(page, { x0, y0, x1, y1 });
   const r = (n: number) => Math.round(n * 100) / 100;
-  return { x: r(x0), y: r(y0), width: r(x1 - x0), height: r(y1 - y0) };
+  return { x: r(b.x0), y: r(b.y0), width: r(b.x1 - b.x0), height: r(b.y1 - b.y0) };
 }

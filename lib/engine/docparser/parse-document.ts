@@ -1,6 +1,7 @@
 import { boxOf, layoutPage, type LayoutPage } from "./layout-text";
 import { convertValue } from "./convert-value";
 import type { FieldSpec, ParserTemplate, TableSpec } from "./template";
+import { centreInArea } from "@/lib/engine/text/page-frame";
 import type { PageText } from "@/lib/engine/text/types";
 
 /**
@@ -71,10 +72,10 @@ function findField(f: FieldSpec, pages: LayoutPage[], culture: string): FieldRes
     if (!page) return empty;
     const [x, y, w, h] = f.rectangle!;
     const inside = page.lines
-      .map((l) => ({ ...l, spans: l.spans.filter((s) => { const cx = (s.word.x0 + s.word.x1) / 2; const cy = (s.word.y0 + s.word.y1) / 2; return cx >= x && cx <= x + w && cy >= y && cy <= y + h; }) }))
+      .map((l) => ({ ...l, spans: l.spans.filter((s) => centreInArea(page, s.word, { x, y, width: w, height: h })) }))
       .filter((l) => l.spans.length);
     const words = inside.flatMap((l) => l.spans.map((s) => s.word));
-    const sub = layoutPage({ index: page.index, width: page.width, height: page.height, rotation: 0, words, rules: [] } as PageText, words);
+    const sub = layoutPage({ index: page.index, width: page.width, height: page.height, rotation: 0, words, rules: [], ocrFrame: page.ocrFrame } as PageText, words);
     let text = sub.text.split("\n").map((l) => l.trim()).join("\n");
     let box = boxOf(sub, 0, sub.text.length);
     if (f.regex) {

@@ -12,8 +12,9 @@ import type { Segment, Table, TableOptions } from "@/lib/engine/tables/types";
 import { groupLines, type TextLine } from "@/lib/engine/tables/lines";
 import { extractPageImages } from "@/lib/engine/text/images";
 import { decodeImagePage, probeImage } from "@/lib/engine/text/page-texts";
-import type { PageText, Word } from "@/lib/engine/text/types";
 import { loadPdfPage } from "@/lib/engine/pdf/open-pdf";
+import { applyPoint, centreInArea, renderedSize } from "@/lib/engine/text/page-frame";
+import type { Matrix, PageText, Word } from "@/lib/engine/text/types";
 
 /**
  * PDF (or scan/image) pages → one HTML document.
@@ -144,8 +145,10 @@ async function positionedPage(
   width: number,
   images: HtmlResult["images"],
 ): Promise<string> {
-  const s = width / page.width;
-  const height = page.height * s;
+  // The page as rendered (a scan OCRed turned upright keeps its own shape).
+  const size = renderedSize(page);
+  const s = width / size.width;
+  const height = size.height * s;
   const out: string[] = [`<div class="page" id="page${page.index}"${ocrAttrs(page)} style="width:${px(width)};height:${px(height)}">`];
   if ((opts.saveImages ?? 1) !== 0) {
     const bg = await background(page, source, width, height, opts);
@@ -155,8 +158,7 @@ async function positionedPage(
   const inTable = new Set<Word>();
   const render = (w: Word, offX: number, offY: number) => span(w, s, w.x0 * s - offX, w.y0 * s - offY, false, ocrTurn(page, s, offX, offY));
   for (const t of tables) out.push(positionedTable(t, page.words, s, inTable, render));
-  const inArea = (w: Word) =>
-    !opts.area || within((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, opts.area);
+  const inArea = (w: Word) => centreInArea(page, w, opts.area);
   for (const w of page.words) {
     if (inTable.has(w) || !inArea(w)) continue;
     out.push(render(w, 0, 0));
@@ -222,8 +224,10 @@ async function richPage(
   q: number,
   images: HtmlResult["images"],
 ): Promise<string> {
-  const s = width / page.width;
-  const height = page.height * s;
+  // The page as rendered (a scan OCRed turned upright keeps its own shape).
+  const size = renderedSize(page);
+  const s = width / size.width;
+  const height = size.height * s;
   const drawn = (opts.saveImages ?? 1) !== 0;
   const out: string[] = [`<div class="page" id="page${page.index}"${ocrAttrs(page)} style="width:${px(width)};height:${px(height)}">`];
   const inArea = (x: number, y: number) => !opts.area || within(x, y, opts.area);
@@ -341,18 +345,23 @@ function within(x: number, y: number, a: Area): boolean {
 }
 
 /**
- * OCR words of a deskewed scan are positioned on the level page (see PageText.ocrSkew); over
- * the scan as it is, each is moved back to where it was read and turned with its line.
+ * OCR words of a deskewed or turned scan are positioned on the level, upright page (see
+ * PageText.ocrFrame); over the scan as it is, each is moved back to where it was read and turned
+ * with its line.
  */
 interface OcrTurn {
+  frame: Matrix;
+  /** Clockwise degrees of the words' baseline on the page. */
   deg: number;
-  /** The page's centre in the same pixels as left/top. */
-  cx: number;
-  cy: number;
+  s: number;
+  offX: number;
+  offY: number;
 }
 
 function ocrTurn(page: PageText, s: number, offX = 0, offY = 0): OcrTurn | undefined {
-  return page.ocrSkew ? { deg: page.ocrSkew, cx: (page.width * s) / 2 - offX, cy: (page.height * s) / 2 - offY } : undefined;
+  const frame = page.ocrFrame;
+  if (!frame) return undefined;
+  return { frame, deg: Math.round((Math.atan2(frame[1], frame[0]) * 180) / Math.PI * 1000) / 1000, s, offX, offY };
 }
 
 /** data- attributes of a page div: the skew and orientation corrections of an OCRed scan. */
@@ -370,11 +379,10 @@ function span(w: Word, s: number, left: number, top: number, transparent = false
   const k = natural > 0 ? Math.min(hi, Math.max(lo, ((w.x1 - w.x0) * s) / natural)) : 1;
   let scale = Math.abs(k - 1) > 0.01 ? `;transform:scaleX(${k.toFixed(3)})` : "";
   if (turn && w.ocr) {
-    const a = (turn.deg * Math.PI) / 180;
-    const dx = left + ((w.x1 - w.x0) * s) / 2 - turn.cx;
-    const dy = top + h / 2 - turn.cy;
-    left += dx * Math.cos(a) - dy * Math.sin(a) - dx;
-    top += dx * Math.sin(a) + dy * Math.cos(a) - dy;
+    // The span turns about its centre (CSS's default origin): place that centre where it was read.
+    const [cx, cy] = applyPoint(turn.frame, (w.x0 + w.x1) / 2, w.y0 + h / s / 2);
+    left = cx * turn.s - turn.offX - ((w.x1 - w.x0) * s) / 2;
+    top = cy * turn.s - turn.offY - h / 2;
     scale = `;transform:rotate(${turn.deg}deg)${Math.abs(k - 1) > 0.01 ? ` scaleX(${k.toFixed(3)})` : ""}`;
   }
   const style = transparent ? wordStyle({ ...w, ocr: true }, s) : wordStyle(w, s);
@@ -578,7 +586,7 @@ async function flowPage(
       items.push({ y: im.y0, x: im.x0, html: `<p><img alt="" src="${src}" style="width:${px((im.x1 - im.x0) * 1.33)}"></p>` });
     }
   }
-  const words = page.words.filter((w) => !opts.area || within((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2, opts.area));
+  const words = page.words.filter((w) => centreInArea(page, w, opts.area));
   const sizes = words.map((w) => w.fontSize).sort((a, b) => a - b);
   const bodySize = sizes[sizes.length >> 1] ?? 10;
   // columns: text columns (gutters no line crosses) are laid side by side, each analysed alone;

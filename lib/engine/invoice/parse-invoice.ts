@@ -5,6 +5,7 @@
  * Pure: takes PageText[] (text layer or OCR), returns the seed's invoice object plus the
  * boxes the values came from. Values are normalised in form only (ISO dates, plain decimals).
  */
+import { pageBox } from "@/lib/engine/text/page-frame";
 import type { PageText } from "@/lib/engine/text/types";
 import {
   buildLayout,
@@ -287,8 +288,10 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   const ctx: Ctx = { layout, decimal, order, text };
   const notes: string[] = [];
   const sources: FieldSources = {};
+  // Boxes on the page as rendered: a deskewed or turned scan is read level, its boxes placed back.
+  const byIndex = new Map(pages.map((p) => [p.index, p]));
   const src = (path: string, b: Box | undefined) => {
-    if (b) sources[path] = box2src(b);
+    if (b) sources[path] = box2src(pageBox(byIndex.get(b.page) ?? {}, b));
   };
 
   // 1. The line-item table first: its rows are not read as labels.

@@ -109,7 +109,13 @@ export async function readInvoice(
   }
   const parseOpts: ParseInvoiceOptions = { customFields, tableEdges: engineEdges(pages) };
   let result = parseInvoice(pages, parseOpts);
-  if (texts.ocrPages.length > 0) ocrNotes.push(`OCR on page(s) ${texts.ocrPages.join(", ")}`);
+  if (texts.ocrPages.length > 0) {
+    // fieldSources are on the page as scanned; say how each scan was straightened to be read.
+    const fixes = pages
+      .filter((p) => p.ocrSkew || p.ocrOrientation)
+      .map((p) => `page ${p.index} ${[p.ocrSkew ? `deskewed ${p.ocrSkew}°` : "", p.ocrOrientation ? `turned ${p.ocrOrientation}°` : ""].filter(Boolean).join(" and ")}`);
+    ocrNotes.push(`OCR on page(s) ${texts.ocrPages.join(", ")}${fixes.length ? ` (${fixes.join("; ")})` : ""}`);
+  }
   // The vendor printed only in a logo or an image block: OCR the first page's images too.
   if (
     kind === "pdf" &&

@@ -39,7 +39,22 @@ function darkPoints(r: Raster): { xs: Float32Array; ys: Float32Array; n: number;
   const d = r.data;
   const g = c === 3 ? 1 : 0;
   const area = f * f;
-  for (let y = 0; y < h; y++) {
+  // 300 dpi, the usual OCR render: the 3×3 cells summed unrolled (a third of the time of the
+  // general loop below, the same sums).
+  const rows = f === 3 ? h : 0;
+  const stride = r.width * c;
+  for (let y = 0; y < rows; y++) {
+    const b0 = y * 3 * stride + g;
+    const b1 = b0 + stride;
+    const b2 = b1 + stride;
+    for (let x = 0, j = 0; x < w; x++, j += 3 * c) {
+      const s = d[b0 + j] + d[b0 + j + c] + d[b0 + j + 2 * c] + d[b1 + j] + d[b1 + j + c] + d[b1 + j + 2 * c] + d[b2 + j] + d[b2 + j + c] + d[b2 + j + 2 * c];
+      const v = (s / 9) | 0;
+      cells[y * w + x] = v;
+      hist[v]++;
+    }
+  }
+  for (let y = rows ? h : 0; y < h; y++) {
     sums.fill(0);
     for (let dy = 0; dy < f; dy++) {
       let i = (y * f + dy) * r.width * c + g;
@@ -120,6 +135,18 @@ function profileScore(p: { xs: Float32Array; ys: Float32Array; n: number; w: num
   return s;
 }
 
+/** Every k-th point. */
+function every(p: { xs: Float32Array; ys: Float32Array; n: number; w: number; h: number }, k: number) {
+  const n = Math.floor(p.n / k);
+  const xs = new Float32Array(n);
+  const ys = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    xs[i] = p.xs[i * k];
+    ys[i] = p.ys[i * k];
+  }
+  return { xs, ys, n, w: p.w, h: p.h };
+}
+
 /**
  * The page's skew in degrees: positive when text lines run downwards to the right (the page is
  * turned clockwise). 0 when below MIN_SKEW or undecided.
@@ -128,17 +155,21 @@ export function detectSkew(r: Raster): number {
   const p = darkPoints(r);
   if (p.n < 200) return 0;
   const bins = new Int32Array(p.h + 2 * (Math.ceil(Math.tan((MAX_SKEW * Math.PI) / 180) * p.w) + 2));
+  // The coarse search (49 angles) on every third point of a large set: the peak's place does
+  // not need them all; the fine search below scores every point.
+  const few = p.n > 30_000 ? every(p, 3) : p;
+  let coarse = 0;
+  let coarseScore = profileScore(few, 0, bins);
+  for (let a = -MAX_SKEW; a <= MAX_SKEW + 1e-9; a += 0.25) {
+    const s = profileScore(few, a, bins);
+    if (s > coarseScore) {
+      coarseScore = s;
+      coarse = a;
+    }
+  }
   const level = profileScore(p, 0, bins);
   let best = 0;
   let bestScore = level;
-  for (let a = -MAX_SKEW; a <= MAX_SKEW + 1e-9; a += 0.25) {
-    const s = profileScore(p, a, bins);
-    if (s > bestScore) {
-      bestScore = s;
-      best = a;
-    }
-  }
-  const coarse = best;
   for (let a = coarse - 0.25; a <= coarse + 0.25 + 1e-9; a += 0.025) {
     const s = profileScore(p, a, bins);
     if (s > bestScore) {

@@ -1,7 +1,7 @@
 import "server-only";
 import { nativeTessdataDir } from "@/lib/engine/ocr/languages";
 import { ocrEngine, runTesseract } from "@/lib/engine/ocr/native";
-import { toGray, toPnm, type Raster } from "@/lib/engine/ocr/preprocess";
+import { toGray, toTesseractImage, type Raster } from "@/lib/engine/ocr/preprocess";
 
 /**
  * Which way up a scanned page is. Tesseract's orientation detection (`--psm 0`, the `osd` model
@@ -34,14 +34,14 @@ export async function detectOrientation(raster: Raster, opts: { langs?: string[]
   return opts.read ? detectByReading(raster, opts.read) : null;
 }
 
-/** `tesseract stdin stdout --psm 0`: "Rotate: 270" and "Orientation confidence: 8.5"; null for too little text. */
+/** `tesseract <image> stdout --psm 0`: "Rotate: 270" and "Orientation confidence: 8.5"; null for too little text. */
 async function detectNative(raster: Raster): Promise<Orientation | null | "unavailable"> {
   if (ocrEngine() !== "native") return "unavailable";
   const gray = raster.channels === 1 ? raster : toGray(raster);
   let res;
   try {
     const dir = nativeTessdataDir([]);
-    res = await runTesseract(toPnm(gray), ["--tessdata-dir", dir, "--psm", "0", "--dpi", String(Math.round(gray.dpi))], NATIVE_TIMEOUT_MS);
+    res = await runTesseract(toTesseractImage(gray), ["--tessdata-dir", dir, "--psm", "0", "--dpi", String(Math.round(gray.dpi))], NATIVE_TIMEOUT_MS);
   } catch {
     return "unavailable";
   }

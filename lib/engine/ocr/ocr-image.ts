@@ -1,10 +1,11 @@
 import "server-only";
-import type { Word } from "@/lib/engine/text/types";
+import { compose, rotationAbout, unturnMatrix } from "@/lib/engine/text/page-frame";
+import type { Matrix, Word } from "@/lib/engine/text/types";
 import { detectSkew, levelBox, RESAMPLE_SKEW, rotateRaster } from "@/lib/engine/ocr/deskew";
 import { detectOrientation, OSD_TRUSTED, type Orientation } from "@/lib/engine/ocr/detect-orientation";
 import { ocrEngine, recognizeNative, type EngineName } from "@/lib/engine/ocr/native";
 import { poolSize, withWorker } from "@/lib/engine/ocr/pool";
-import { preprocessRaster, rotateQuarter, toGray, toPnm, type PreprocessOptions, type Raster } from "@/lib/engine/ocr/preprocess";
+import { preprocessRaster, rotateQuarter, toGray, toPnm, toTesseractImage, type PreprocessOptions, type Raster } from "@/lib/engine/ocr/preprocess";
 
 /**
  * OCR of one raster, by the native Tesseract (a process per page) or tesseract.js (the worker
@@ -22,7 +23,8 @@ import { preprocessRaster, rotateQuarter, toGray, toPnm, type PreprocessOptions,
  *
  * Words come back in points (72 / dpi per pixel) with a top-left origin, in the frame of the
  * raster after these corrections (quarter turns change the size; deskew keeps the canvas),
- * one lineId per OCR line in Tesseract's reading order (blocks — columns — then lines).
+ * one lineId per OCR line in Tesseract's reading order (blocks — columns — then lines);
+ * `frame` maps that frame back onto the raster as given (positions on the original page).
  */
 export interface OcrOptions extends PreprocessOptions {
   /** Validated language codes (see parseLanguages), default ["eng"]. */
@@ -45,6 +47,11 @@ export interface OcrResult {
   /** Clockwise quarter turns found by orientation detection and applied (0–3). */
   orientation: number;
   engine: EngineName;
+  /**
+   * With a skew or orientation: the map (points) from the words' level, upright frame onto the
+   * raster as given (after the profile's RotationAngle), see lib/engine/text/page-frame.ts.
+   */
+  frame?: Matrix;
 }
 
 /** Native runs in flight in this process: one per pool slot (per core, within the memory budget). */
@@ -73,10 +80,9 @@ interface RawWord {
 }
 
 async function recognize(r: Raster, langs: string[], engine: EngineName): Promise<RawWord[]> {
-  const pnm = toPnm(r);
   const out: RawWord[] = [];
   if (engine === "native") {
-    const rows = await nativeSlot(() => recognizeNative(pnm, langs, r.dpi));
+    const rows = await nativeSlot(() => recognizeNative(toTesseractImage(r), langs, r.dpi));
     let line = -1;
     let key = "";
     for (const row of rows) {
@@ -96,7 +102,7 @@ async function recognize(r: Raster, langs: string[], engine: EngineName): Promis
   }
   const data = await withWorker(langs, async (w) => {
     await w.setParameters({ user_defined_dpi: String(Math.round(r.dpi)) });
-    const res = await w.recognize(pnm, {}, { text: false, blocks: true });
+    const res = await w.recognize(toPnm(r), {}, { text: false, blocks: true });
     return res.data;
   });
   let line = 0;
@@ -143,7 +149,8 @@ export async function ocrImage(raster: Raster, opts: OcrOptions = {}): Promise<O
   const engine = ocrEngine();
   const langs = opts.langs?.length ? opts.langs : ["eng"];
   // Gray for recognition: what Tesseract thresholds anyway, a third of the bytes to pass.
-  let page = toGray(preprocessRaster(raster, opts));
+  const base = toGray(preprocessRaster(raster, opts));
+  let page = base;
   let skew = opts.deskew === false ? 0 : detectSkew(page);
   // Large skews: the pixels are turned level first (Tesseract loses lines of dense text).
   let resampled = Math.abs(skew) >= RESAMPLE_SKEW;
@@ -153,7 +160,8 @@ export async function ocrImage(raster: Raster, opts: OcrOptions = {}): Promise<O
   if (opts.autoOrient && looksTurned(raw)) {
     const found = await pageOrientation(page, langs);
     if (found && found.rotate && found.confidence >= OSD_TRUSTED) {
-      let turned = rotateQuarter(page, found.rotate / 90);
+      // The page as given, turned (not the level copy): one skew, one turn to map back.
+      let turned = rotateQuarter(base, found.rotate / 90);
       const turnedSkew = opts.deskew === false ? 0 : detectSkew(turned);
       const turnedResampled = Math.abs(turnedSkew) >= RESAMPLE_SKEW;
       if (turnedResampled) turned = rotateRaster(turned, turnedSkew);
@@ -180,7 +188,9 @@ export async function ocrImage(raster: Raster, opts: OcrOptions = {}): Promise<O
     const text = w.text.trim();
     if (!text) continue;
     if (w.conf < junk && !/[\p{L}\p{N}]/u.test(text)) continue;
-    if (w.conf < 15) continue;
+    // Near-zero confidence alone is no verdict: Tesseract gives 0 to real words (a code in
+    // brackets, "Date:" after a rule) that it read right. Only a short fragment is dropped.
+    if (w.conf < 15 && !/[\p{L}\p{N}]{2}/u.test(text)) continue;
     const b = boxes[i];
     const fontSize = Math.max(1, Math.round((((lineHeight.get(w.line) ?? 0) * scale) / 0.87) * 10) / 10);
     words.push({
@@ -199,5 +209,12 @@ export async function ocrImage(raster: Raster, opts: OcrOptions = {}): Promise<O
       confidence: Math.round(w.conf),
     });
   }
-  return { words, width: page.width * scale, height: page.height * scale, skew, orientation, engine };
+  const width = page.width * scale;
+  const height = page.height * scale;
+  // Level, upright frame → the page as given: turned back by the skew about the centre, then the quarter turns undone.
+  const frame =
+    skew || orientation
+      ? compose(unturnMatrix(orientation, base.width * scale, base.height * scale), rotationAbout(skew, width / 2, height / 2))
+      : undefined;
+  return { words, width, height, skew, orientation, engine, ...(frame ? { frame } : {}) };
 }

@@ -3,7 +3,8 @@ import type * as mupdf from "mupdf";
 import { fmt } from "@/lib/engine/edit/color";
 import { FontBook, type Face } from "@/lib/engine/edit/fonts";
 import { PageCanvas } from "@/lib/engine/edit/page-canvas";
-import type { Word } from "@/lib/engine/text/types";
+import { IDENTITY } from "@/lib/engine/text/page-frame";
+import type { Matrix, Word } from "@/lib/engine/text/types";
 
 /**
  * The invisible text layer of a searchable PDF (POST /v1/pdf/makesearchable): each OCR word is
@@ -40,42 +41,26 @@ function lineBaselines(words: Word[]): Map<number, number> {
 export interface OcrPage {
   index: number;
   /**
-   * OCR words in points, top-left origin of the page as displayed — or, with `turn`, of the page
-   * turned clockwise by `turn` quarter turns (a sideways scan read upright).
+   * OCR words in points, top-left origin of the page as displayed — or, with `frame`, of the
+   * frame they were read in (a scan turned upright and/or deskewed before recognition).
    */
   words: Word[];
-  turn?: number;
-}
-
-/**
- * The matrix from the frame of a page turned clockwise by q quarter turns back to the page as
- * displayed (w × h, 0-based, y down): the inverse of lib/engine/ocr/preprocess.ts rotateQuarter.
- */
-export function unturnMatrix(q: number, w: number, h: number): [number, number, number, number, number, number] {
-  switch (((q % 4) + 4) % 4) {
-    case 1:
-      return [0, -1, 1, 0, 0, h];
-    case 2:
-      return [-1, 0, 0, -1, w, h];
-    case 3:
-      return [0, 1, -1, 0, w, 0];
-    default:
-      return [1, 0, 0, 1, 0, 0];
-  }
+  /** The map from the words' frame onto the page as displayed (see lib/engine/text/page-frame.ts). */
+  frame?: Matrix;
 }
 
 /** Adds the invisible words to each page; returns the number of words written. */
 export function addOcrTextLayer(doc: mupdf.PDFDocument, pages: OcrPage[]): number {
   const book = new FontBook(doc);
   type Runs = ReturnType<FontBook["runs"]>;
-  const planned: { canvas: PageCanvas; turn: number; words: { w: Word; em: number; runs: Runs; gap: number }[] }[] = [];
+  const planned: { canvas: PageCanvas; frame: Matrix; words: { w: Word; em: number; runs: Runs; gap: number }[] }[] = [];
   const space = book.runs(" ", FACE);
   const spaceEm = space.reduce((s, r) => s + r.width, 0);
   for (const p of pages) {
     if (p.words.length === 0) continue;
     planned.push({
       canvas: new PageCanvas(doc, p.index),
-      turn: p.turn ?? 0,
+      frame: p.frame ?? IDENTITY,
       words: p.words.map((w, i) => {
         const runs = book.runs(w.text, FACE);
         const next = p.words[i + 1];
@@ -89,10 +74,11 @@ export function addOcrTextLayer(doc: mupdf.PDFDocument, pages: OcrPage[]): numbe
   // Fonts are embedded once every character is known (CID fonts are subset to the glyphs used).
   book.finalize();
   let count = 0;
-  for (const { canvas, turn, words } of planned) {
+  for (const { canvas, frame, words } of planned) {
     const baselines = lineBaselines(words.map((x) => x.w));
-    // Words of a turned page are written in its turned frame, mapped back by one matrix.
-    const [a, b, c, d, e, f] = unturnMatrix(turn, canvas.width, canvas.height);
+    // Words read turned or deskewed are written in their level frame, placed on the page by one
+    // matrix: each line then follows the printed (skewed) line.
+    const [a, b, c, d, e, f] = frame;
     const [ox, oy] = canvas.point(0, 0);
     const ops: string[] = ["q", `${[a, b, c, d, e + ox, f + oy].map(fmt).join(" ")} cm`, "BT", "3 Tr"];
     for (const { w, em, runs, gap } of words) {

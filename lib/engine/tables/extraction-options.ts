@@ -1,6 +1,7 @@
 import { QuireError } from "@/lib/core/errors";
 import type { Area } from "@/lib/engine/tables/extract-tables";
 import type { ColumnDetectionMode, LineGrouping, TableOptions } from "@/lib/engine/tables/types";
+import { renderedSize } from "@/lib/engine/text/page-frame";
 import type { PageText } from "@/lib/engine/text/types";
 
 /**
@@ -135,10 +136,11 @@ export function parseArea(rect: string | undefined, extractionArea: number[] | u
 export function checkAreaOnPages(area: Area | undefined, pages: Pick<PageText, "index" | "width" | "height">[], field = "rect"): void {
   if (!area) return;
   for (const p of pages) {
-    if (area.x >= p.width || area.y >= p.height) {
+    const { width, height } = renderedSize(p);
+    if (area.x >= width || area.y >= height) {
       throw new QuireError(
         454,
-        `${field}: the area (${area.x}, ${area.y}, ${area.width} × ${area.height} pt) lies outside page ${p.index} (${Math.round(p.width)} × ${Math.round(p.height)} pt).`,
+        `${field}: the area (${area.x}, ${area.y}, ${area.width} × ${area.height} pt) lies outside page ${p.index} (${Math.round(width)} × ${Math.round(height)} pt).`,
       );
     }
   }

@@ -1,3 +1,4 @@
+import { centreInArea } from "@/lib/engine/text/page-frame";
 import type { PageText, Rule, Word } from "@/lib/engine/text/types";
 import { findLatticeTables } from "@/lib/engine/tables/lattice";
 import { groupLines, joinWords, type TextLine } from "@/lib/engine/tables/lines";
@@ -15,9 +16,8 @@ export function analysePage(
   area?: { x: number; y: number; width: number; height: number },
 ): Segment[] {
   const mode = opts.mode ?? "ContentGroupsAndBorders";
-  const inArea = (x: number, y: number) =>
-    !area || (x >= area.x && x <= area.x + area.width && y >= area.y && y <= area.y + area.height);
-  const words = page.words.filter((w) => inArea((w.x0 + w.x1) / 2, (w.y0 + w.y1) / 2));
+  // The area is on the page as rendered (a deskewed scan's words are placed there by its ocrFrame).
+  const words = page.words.filter((w) => centreInArea(page, w, area));
   const rules = area ? clipRules(page.rules, area) : page.rules;
   const lineOpts = {
     spaceRatio: opts.spaceRatio,

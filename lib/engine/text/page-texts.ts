@@ -31,6 +31,7 @@ import { ocrImage } from "@/lib/engine/ocr/ocr-image";
 import { ocrPlan, poolSize } from "@/lib/engine/ocr/pool";
 import type { Raster } from "@/lib/engine/ocr/preprocess";
 import { extractPageText, uprightTurns } from "@/lib/engine/text/words";
+import { mapBox } from "@/lib/engine/text/page-frame";
 import { rotatePageText } from "@/lib/engine/text/rotate";
 import type { PageText, Word } from "@/lib/engine/text/types";
 
@@ -171,12 +172,17 @@ async function pdfPageTexts(
         // A scan's orientation is checked when no RotationAngle was given and no text layer decides it.
         const autoOrient = !keep && opts.rotation === undefined && auto === 0;
         const result = await ocrImage(raster, { langs, grayscale: opts.grayscale, gamma: opts.gamma, rotate: turn, autoOrient });
-        const ocrWords = result.words;
+        // Beside the text layer, OCR words are placed on the page as it is (one frame for both).
+        const frame = result.frame;
+        const ocrWords = keep && frame ? result.words.map((w) => mapBox(frame, w)) : result.words;
         page = keep
           ? { ...page, words: [...page.words, ...withoutOverlaps(ocrWords, page.words, page)] }
           : { ...page, words: ocrWords, ...(result.orientation % 2 ? { width: page.height, height: page.width } : {}) };
-        if (result.skew) page.ocrSkew = result.skew;
-        if (result.orientation) page.ocrOrientation = result.orientation * 90;
+        if (frame && !keep) {
+          if (result.skew) page.ocrSkew = result.skew;
+          if (result.orientation) page.ocrOrientation = result.orientation * 90;
+          page.ocrFrame = frame;
+        }
       }
       opts.onProgress?.(++done, indices.length);
       return page;
@@ -292,7 +298,9 @@ async function imagePageTexts(bytes: Uint8Array, opts: PageTextsOptions, mode: O
   let done = 0;
   const pages = await runLimited(indices.length, mode === "Never" ? 1 : poolSize(), async (n) => {
     const index = indices[n];
-    const raster = await decodeImagePage(bytes, index, count, density, probe.decoder);
+    // Gray when only OCR will see the pixels (it reads gray anyway): a third of the pixels to
+    // decode, and the conversion done by libvips instead of a loop here.
+    const raster = await decodeImagePage(bytes, index, count, density, probe.decoder, mode !== "Never" && !opts.gamma?.length);
     let page: PageText = { index, width: (raster.width * 72) / density, height: (raster.height * 72) / density, rotation: 0, words: [], rules: [] };
     if (mode !== "Never") {
       ocrPages.push(index);
@@ -300,6 +308,7 @@ async function imagePageTexts(bytes: Uint8Array, opts: PageTextsOptions, mode: O
       page = { ...page, width: r.width, height: r.height, words: r.words };
       if (r.skew) page.ocrSkew = r.skew;
       if (r.orientation) page.ocrOrientation = r.orientation * 90;
+      if (r.frame) page.ocrFrame = r.frame;
     } else if (q % 2 === 1) {
       page = { ...page, width: page.height, height: page.width };
     }
@@ -310,8 +319,15 @@ async function imagePageTexts(bytes: Uint8Array, opts: PageTextsOptions, mode: O
   return { pages, pageCount: count, kind: "image", ocrPages };
 }
 
-/** One page (frame) of an image, upright per its EXIF orientation, flattened on white. */
-export async function decodeImagePage(bytes: Uint8Array, index: number, count: number, dpi: number, decoder: "sharp" | "mupdf" = "sharp"): Promise<Raster> {
+/** One page (frame) of an image, upright per its EXIF orientation, flattened on white; RGB, or gray when asked. */
+export async function decodeImagePage(
+  bytes: Uint8Array,
+  index: number,
+  count: number,
+  dpi: number,
+  decoder: "sharp" | "mupdf" = "sharp",
+  gray = false,
+): Promise<Raster> {
   if (decoder === "mupdf") {
     const image = new mupdf.Image(Buffer.from(bytes));
     try {
@@ -336,9 +352,10 @@ export async function decodeImagePage(bytes: Uint8Array, index: number, count: n
     const img = sharp(bytes, { limitInputPixels: imageLimitsFromEnv().maxPixels, ...(count > 1 ? { page: index } : {}) })
       .rotate()
       .flatten({ background: "#ffffff" })
-      .toColourspace("srgb");
+      .toColourspace(gray ? "b-w" : "srgb");
     const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
     const channels = info.channels;
+    if (gray && channels === 1) return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: 1, dpi };
     if (channels === 3) return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height, channels: 3, dpi };
     // Anything else (gray+alpha, CMYK...) → RGB via sharp once more.
     const rgb = await sharp(data, { raw: { width: info.width, height: info.height, channels } }).removeAlpha().toColourspace("srgb").raw().toBuffer();

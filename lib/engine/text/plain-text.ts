@@ -1,6 +1,7 @@
 import type { Area } from "@/lib/engine/tables/extract-tables";
 import { groupLines, joinWords, type TextLine } from "@/lib/engine/tables/lines";
 import type { Segment } from "@/lib/engine/tables/types";
+import { centreInArea } from "@/lib/engine/text/page-frame";
 import type { PageText, Word } from "@/lib/engine/text/types";
 
 /**
@@ -13,14 +14,13 @@ import type { PageText, Word } from "@/lib/engine/text/types";
  * Pure: word boxes in, strings out, so both are unit-tested on hand-made pages.
  */
 
-/** Words whose centre lies inside the area (all words without one). */
-export function wordsInArea(words: Word[], area: Area | undefined): Word[] {
+/**
+ * Words whose centre lies inside the area (all words without one). The area is on the page as
+ * rendered: words of a deskewed or turned scan are placed there by the page's ocrFrame.
+ */
+export function wordsInArea(words: Word[], area: Area | undefined, page: Pick<PageText, "ocrFrame"> = {}): Word[] {
   if (!area) return words;
-  return words.filter((w) => {
-    const cx = (w.x0 + w.x1) / 2;
-    const cy = (w.y0 + w.y1) / 2;
-    return cx >= area.x && cx <= area.x + area.width && cy >= area.y && cy <= area.y + area.height;
-  });
+  return words.filter((w) => centreInArea(page, w, area));
 }
 
 /** Median width of one character on the page (pt), the grid unit of layout text. */
@@ -94,7 +94,7 @@ export function layoutText(pages: PageText[], opts: TextOptions = {}): string {
   const eol = opts.lineEnding ?? "\r\n";
   return pages
     .map((p) => {
-      const lines = layoutLines(wordsInArea(p.words, opts.area));
+      const lines = layoutLines(wordsInArea(p.words, opts.area, p));
       return lines.map((l) => l.trimEnd()).join(eol) + (lines.length ? eol : "");
     })
     .join(opts.pageBreak ?? "\f");
@@ -109,7 +109,7 @@ export function segmentsLayoutText(pages: PageText[], segments: Segment[], opts:
   const eol = opts.lineEnding ?? "\r\n";
   const byPage = new Map<number, string[]>();
   const cwOf = new Map(pages.map((p) => [p.index, charWidth(p.words)]));
-  const originOf = new Map(pages.map((p) => [p.index, Math.min(...wordsInArea(p.words, opts.area).map((w) => w.x0), p.width)]));
+  const originOf = new Map(pages.map((p) => [p.index, Math.min(...wordsInArea(p.words, opts.area, p).map((w) => w.x0), p.width)]));
   for (const s of segments) {
     const page = s.kind === "table" ? s.table.page : s.page;
     const cw = cwOf.get(page) ?? 5;
@@ -272,7 +272,7 @@ export function readingOrderText(pages: PageText[], opts: TextOptions = {}): str
   const eol = opts.lineEnding ?? "\r\n";
   return pages
     .map((p) => {
-      const lines = readingOrderLines(wordsInArea(p.words, opts.area));
+      const lines = readingOrderLines(wordsInArea(p.words, opts.area, p));
       return lines.map((l) => l + eol).join("");
     })
     .join(opts.pageBreak ?? "\f");

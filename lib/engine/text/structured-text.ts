@@ -1,6 +1,7 @@
 import type { Area } from "@/lib/engine/tables/extract-tables";
 import { bbox, groupLines, joinWords, makeLine, type LineOptions } from "@/lib/engine/tables/lines";
 import type { Segment } from "@/lib/engine/tables/types";
+import { pageBox, renderedSize } from "@/lib/engine/text/page-frame";
 import { wordsInArea } from "@/lib/engine/text/plain-text";
 import type { PageText, Word } from "@/lib/engine/text/types";
 
@@ -12,7 +13,9 @@ import type { PageText, Word } from "@/lib/engine/text/types";
  * - tableRows: rows and cells of the table analysis (as in PDF → CSV): a table row's cells are
  *   its columns (empty cells kept), merged cells carry their span, text between tables is one
  *   row per line.
- * Boxes are in points from the page's top-left corner.
+ * Boxes are in points from the page's top-left corner, on the page as rendered: the words of a
+ * deskewed or turned scan are laid out level and upright, and their boxes placed back on the scan
+ * (PageText.ocrFrame); such a page reports the correction (deskewAngle, orientation).
  */
 export interface TextObject {
   text: string;
@@ -46,7 +49,24 @@ export interface StructuredPage {
   width: number;
   height: number;
   rotation: number;
+  /** OCRed scans: the skew corrected before recognition, degrees counter-clockwise. */
+  deskewAngle?: number;
+  /** OCRed scans: clockwise degrees the page was turned upright before recognition. */
+  orientation?: number;
   rows: StructuredRow[];
+}
+
+/** The page fields of a structured page: its size as rendered and the OCR corrections. */
+function pageHead(page: PageText): Omit<StructuredPage, "rows"> {
+  const size = renderedSize(page);
+  return {
+    index: page.index,
+    width: r2(size.width),
+    height: r2(size.height),
+    rotation: page.rotation,
+    ...(page.ocrSkew ? { deskewAngle: page.ocrSkew } : {}),
+    ...(page.ocrOrientation ? { orientation: page.ocrOrientation } : {}),
+  };
 }
 
 function hex(color: number): string {
@@ -55,9 +75,9 @@ function hex(color: number): string {
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
 
-/** One text object for words (their box; the font of the majority of characters). */
-export function textObject(words: Word[], text?: string): TextObject {
-  const box = bbox(words);
+/** One text object for words (their box, on the page as rendered; the font of the majority of characters). */
+export function textObject(words: Word[], text?: string, page: Pick<PageText, "ocrFrame"> = {}): TextObject {
+  const box = pageBox(page, bbox(words));
   const weight = new Map<Word, number>();
   for (const w of words) weight.set(w, w.text.length);
   const main = [...words].sort((a, b) => (weight.get(b) ?? 0) - (weight.get(a) ?? 0))[0];
@@ -80,14 +100,8 @@ export function textObject(words: Word[], text?: string): TextObject {
 
 /** Rows = visual lines, columns = content groups (see the top of this file). */
 export function textRows(page: PageText, area?: Area, opts: LineOptions = {}): StructuredPage {
-  const lines = groupLines(wordsInArea(page.words, area), opts);
-  return {
-    index: page.index,
-    width: r2(page.width),
-    height: r2(page.height),
-    rotation: page.rotation,
-    rows: lines.map((l) => ({ cells: l.chunks.map((c) => ({ object: textObject(c.words) })) })),
-  };
+  const lines = groupLines(wordsInArea(page.words, area, page), opts);
+  return { ...pageHead(page), rows: lines.map((l) => ({ cells: l.chunks.map((c) => ({ object: textObject(c.words, undefined, page) })) })) };
 }
 
 function inBox(w: Word, x0: number, y0: number, x1: number, y1: number): boolean {
@@ -104,19 +118,19 @@ export function tableRows(pages: PageText[], segments: Segment[], area?: Area): 
   for (const s of segments) {
     if (s.kind === "text") {
       const page = byIndex.get(s.page);
-      const words = page ? wordsInArea(page.words, area).filter((w) => inBox(w, s.x0 - 1, s.y0 - 1, Infinity, s.y1 + 1)) : [];
+      const words = page ? wordsInArea(page.words, area, page).filter((w) => inBox(w, s.x0 - 1, s.y0 - 1, Infinity, s.y1 + 1)) : [];
       const chunks = words.length ? makeLine(words).chunks : [];
       const cells: StructuredCell[] =
         chunks.length === s.cells.length
-          ? chunks.map((c, i) => ({ object: textObject(c.words, s.cells[i]) }))
-          : s.cells.map((text) => ({ object: words.length ? { ...textObject(words), text } : undefined }));
+          ? chunks.map((c, i) => ({ object: textObject(c.words, s.cells[i], page) }))
+          : s.cells.map((text) => ({ object: words.length ? { ...textObject(words, undefined, page), text } : undefined }));
       out.get(s.page)?.push({ cells });
       continue;
     }
     const t = s.table;
     tableNo++;
     const page = byIndex.get(t.page);
-    const words = page ? wordsInArea(page.words, area) : [];
+    const words = page ? wordsInArea(page.words, area, page) : [];
     const spans = new Map(t.spans.map((sp) => [`${sp.row},${sp.col}`, sp]));
     const covered = new Set<string>();
     for (const sp of t.spans) {
@@ -138,14 +152,14 @@ export function tableRows(pages: PageText[], segments: Segment[], area?: Area): 
           ? words.filter((w) => inBox(w, t.columnEdges[c] - 0.5, t.rowEdges[r] - 0.5, t.columnEdges[Math.min(c1, t.columnEdges.length - 1)] + 0.5, t.rowEdges[Math.min(r1, t.rowEdges.length - 1)] + 0.5))
           : [];
         cell.object = mine.length
-          ? textObject(mine, text)
+          ? textObject(mine, text, page)
           : { text, x: 0, y: 0, width: 0, height: 0, fontName: "", fontSize: 0, bold: false, italic: false, color: "#000000" };
         return cell;
       });
       out.get(t.page)?.push({ table: tableNo, cells });
     });
   }
-  return pages.map((p) => ({ index: p.index, width: r2(p.width), height: r2(p.height), rotation: p.rotation, rows: out.get(p.index) ?? [] }));
+  return pages.map((p) => ({ ...pageHead(p), rows: out.get(p.index) ?? [] }));
 }
 
 function fontStyle(o: TextObject): string {
@@ -164,6 +178,8 @@ export function toJsonTree(pages: StructuredPage[], info?: Record<string, unknow
     "@index": String(p.index),
     "@width": f2(p.width),
     "@height": f2(p.height),
+    ...(p.deskewAngle ? { "@deskewAngle": f2(p.deskewAngle) } : {}),
+    ...(p.orientation ? { "@orientation": String(p.orientation) } : {}),
     row: p.rows.map((row) => ({
       ...(row.table !== undefined ? { "@table": String(row.table) } : {}),
       column: row.cells.map((cell) => ({
@@ -200,6 +216,8 @@ export function toJson2Tree(pages: StructuredPage[], pageCount: number, ocrPageC
     index: p.index,
     width: p.width,
     height: p.height,
+    ...(p.deskewAngle ? { deskewAngle: p.deskewAngle } : {}),
+    ...(p.orientation ? { orientation: p.orientation } : {}),
     row: p.rows.map((row) => ({
       ...(row.table !== undefined ? { table: row.table } : {}),
       column: row.cells.map((cell) => {
@@ -242,7 +260,8 @@ function esc(s: string): string {
 export function toXml(pages: StructuredPage[]): string {
   const out: string[] = ['<?xml version="1.0" encoding="utf-8"?>', "<document>"];
   for (const p of pages) {
-    out.push(`  <page index="${p.index}" width="${f2(p.width)}" height="${f2(p.height)}">`);
+    const ocr = `${p.deskewAngle ? ` deskewAngle="${f2(p.deskewAngle)}"` : ""}${p.orientation ? ` orientation="${p.orientation}"` : ""}`;
+    out.push(`  <page index="${p.index}" width="${f2(p.width)}" height="${f2(p.height)}"${ocr}>`);
     for (const row of p.rows) {
       out.push(row.table !== undefined ? `    <row table="${row.table}">` : "    <row>");
       for (const cell of row.cells) {

@@ -46,4 +46,13 @@ export interface PageText {
   ocrSkew?: number;
   /** OCRed scans: clockwise degrees the page was turned after orientation detection. */
   ocrOrientation?: number;
+  /**
+   * OCRed scans read deskewed or turned (ocrSkew, ocrOrientation): the map from the frame the
+   * words are in (level, upright; width × height above) onto the page as rendered, where `rect`
+   * areas refer to and positions are reported (lib/engine/text/page-frame.ts).
+   */
+  ocrFrame?: Matrix;
 }
+
+/** An affine map [a b c d e f]: (x, y) → (a·x + c·y + e, b·x + d·y + f), as PDF's `cm`. */
+export type Matrix = [number, number, number, number, number, number];

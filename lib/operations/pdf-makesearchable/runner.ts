@@ -6,10 +6,11 @@ import { QuireError } from "@/lib/core/errors";
 import { parsePages } from "@/lib/engine/pages";
 import { savePdf } from "@/lib/engine/pdf/edit-pages";
 import { parseLanguages } from "@/lib/engine/ocr/languages";
-import { addOcrTextLayer, unturnMatrix, type OcrPage } from "@/lib/engine/pdf/ocr-text-layer";
+import { addOcrTextLayer, type OcrPage } from "@/lib/engine/pdf/ocr-text-layer";
 import { readTurnedPage } from "@/lib/engine/pdf/ocr-turned-page";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
 import { parseArea } from "@/lib/engine/tables/extraction-options";
+import { centreInArea, compose, unturnMatrix } from "@/lib/engine/text/page-frame";
 import { getPageTexts } from "@/lib/engine/text/page-texts";
 import { pdfOutputName } from "@/lib/operations/output-name";
 import type { Runner } from "@/lib/operations/runner-types";
@@ -47,20 +48,6 @@ function isSuspect(words: Box[]): boolean {
   return n < SUSPECT_CHARS || readingScore(words) / n < SUSPECT_CONFIDENCE || standing(words);
 }
 
-/** Whether a word's centre (mapped from its page frame by `m`) lies in the area; no area: yes. */
-function inArea(
-  area: { x: number; y: number; width: number; height: number } | undefined,
-  w: { x0: number; y0: number; x1: number; y1: number },
-  m: [number, number, number, number, number, number],
-): boolean {
-  if (!area) return true;
-  const x = (w.x0 + w.x1) / 2;
-  const y = (w.y0 + w.y1) / 2;
-  const cx = m[0] * x + m[2] * y + m[4];
-  const cy = m[1] * x + m[3] * y + m[5];
-  return cx >= area.x && cx <= area.x + area.width && cy >= area.y && cy <= area.y + area.height;
-}
-
 /** OCRs the selected pages without text (or all with OCRMode Always) and writes the invisible layer over them. */
 export const run: Runner<Params> = async (ctx) => {
   const p = ctx.params;
@@ -93,12 +80,10 @@ export const run: Runner<Params> = async (ctx) => {
     let turned = 0;
     for (const pg of texts.pages) {
       if (!ocred.has(pg.index)) continue;
-      // OCR may already have found the page turned and read it upright (pg.ocrOrientation): its
-      // words are then in the turned frame, and the page's size is the turned page's.
-      const found = (pg.ocrOrientation ?? 0) / 90;
-      const displayed = found % 2 ? { width: pg.height, height: pg.width } : { width: pg.width, height: pg.height };
-      let layer: OcrPage = { index: pg.index, words: pg.words, ...(found ? { turn: found } : {}) };
-      if (found) turned++;
+      // OCR may already have found the page turned and read it upright, and deskewed it: its
+      // words are then in that level, upright frame, placed on the page by pg.ocrFrame.
+      let layer: OcrPage = { index: pg.index, words: pg.words, ...(pg.ocrFrame ? { frame: pg.ocrFrame } : {}) };
+      if (pg.ocrOrientation) turned++;
       // Little read upright: the scan may lie sideways; read it the way up detection says.
       else if (isSuspect(pg.words)) {
         const t = await readTurnedPage(doc, pg.index, { langs, dpi: p.profiles?.OCRResolution ?? 300 });
@@ -106,12 +91,12 @@ export const run: Runner<Params> = async (ctx) => {
         // A page read standing on end is taken turned when the turned reading lies and is nearly as sure.
         const upright = t && standing(pg.words) && !standing(t.words) && readingScore(t.words) >= 0.8 * readingScore(pg.words);
         if (t && (better || upright)) {
-          layer = { index: pg.index, words: t.words, turn: t.turn };
+          const unturn = unturnMatrix(t.turn, pg.width, pg.height);
+          layer = { index: pg.index, words: t.words, frame: t.frame ? compose(unturn, t.frame) : unturn };
           turned++;
         }
       }
-      const m = unturnMatrix(layer.turn ?? 0, displayed.width, displayed.height);
-      layers.push({ ...layer, words: layer.words.filter((w) => inArea(area, w, m)) });
+      layers.push({ ...layer, words: layer.words.filter((w) => centreInArea({ ocrFrame: layer.frame }, w, area)) });
     }
     if (turned) ctx.log(`makesearchable: ${turned} page(s) read turned upright`);
     const words = addOcrTextLayer(doc, layers);
