@@ -148,7 +148,7 @@ async function main() {
     rows.push(["POST /v1/pdf/merge, 50 PDFs × 20 pages", `${merge.toFixed(0)} ms`, mergeTool, "target ≤ 2× qpdf"]);
     rows.push(["POST /v1/pdf/edit/delete-pages, 250 of 500", `${del.toFixed(0)} ms`, delTool, "target ≤ 2× qpdf"]);
     rows.push(["POST /v1/pdf/edit/rotate, 500 pages", `${rot.toFixed(0)} ms`, rotTool, "target ≤ 2× qpdf"]);
-    rows.push(await benchDocxToPdf(q, tmp, timeIt));
+    rows.push(...(await benchDocxToPdf(q, tmp, timeIt)));
     fs.rmSync(tmp, { recursive: true, force: true });
 
     // PDF → text against pdftotext -layout, PDF → PNG at 150 dpi against pdftoppm (bench/pdf-out.ts).

@@ -345,6 +345,7 @@ export const configDocs: Array<[name: string, def: string, meaning: string]> = [
   ["OFFICE_MAX_UNCOMPRESSED_BYTES", "536870912", "Zip-based office documents: total declared inflated size; more: 413."],
   ["OFFICE_MAX_ZIP_ENTRIES", "10000", "Zip-based office documents: parts; more: 413."],
   ["OFFICE_MAX_ZIP_RATIO", "1000", "Zip-based office documents: inflated ÷ compressed size of a large part; more: 413."],
+  ["OFFICE_SPARE_IDLE_MS", "600000", "How long a LibreOffice started ahead of the next office job waits for it (each serves one job, then is killed); 0: every job starts its own."],
   ["OFFICE_NETWORK_ISOLATION", "(auto)", "off: run LibreOffice without a network namespace (links still blocked by a closed proxy)."],
   ["SOFFICE_PATH", "(found on PATH)", "The LibreOffice launcher."],
   ["EMAIL_MAX_BYTES", "52428800", "Largest e-mail (.eml/.msg) e-mail → PDF and the e-mail operations read; more: 413."],
