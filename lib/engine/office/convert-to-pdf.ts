@@ -247,7 +247,7 @@ async function runSoffice(
     ran = await runCapped(what, soffice, [profileArg(profile), ...convertArgs], dir, { ...limits, timeoutMs: left });
     await fs.rm(profile, { recursive: true, force: true }).catch(() => {});
   }
-  log(`office: LibreOffice ${spare ? "(spare) " : ""}ran ${Date.now() - started} ms`);
+  log(`office: LibreOffice ${spare ? `(spare ${path.basename(spare.dir)}) ` : ""}ran ${Date.now() - started} ms`);
   const { output, exit } = ran;
   const outputs = await fs.readdir(outDir);
   if (outputs.length === 0 && exit !== 0) {
