@@ -329,7 +329,7 @@ export const configDocs: Array<[name: string, def: string, meaning: string]> = [
   ["BROWSER_LAUNCH_TIMEOUT_MS", "30000", "How long Chromium may take to start."],
   ["WEBPAGE_TIMEOUT_MS", "90000", "Whole time a web page → PDF job may take; past it 408."],
   ["WEBPAGE_LOAD_TIMEOUT_MS", "30000", "How long a page may take to load before it is printed as it is."],
-  ["WEBPAGE_IDLE_MS", "250", "A page is printed once no request has been in flight for this long (after the load event)."],
+  ["WEBPAGE_IDLE_MS", "100", "A page is printed once no request has been in flight for this long (after the load event)."],
   ["WEBPAGE_SETTLE_MS", "5000", "After the load event, how long Quire waits for the network to go quiet."],
   ["WEBPAGE_REQUEST_TIMEOUT_MS", "30000", "Time per sub-resource request of a page."],
   ["WEBPAGE_MAX_REQUESTS", "1000", "Sub-resource requests one page may make; more: 400."],
