@@ -1,11 +1,13 @@
 /**
  * How `npm run bench` compares Quire with the command-line tool on a shared machine:
- *  - the two are timed alternately (Quire, tool, Quire, tool, …) and the medians compared, so a
- *    burst of load from other work hits both sides alike instead of whichever ran during it;
+ *  - the two are timed alternately (Quire, tool, Quire, tool, …, with a pause after each) and the
+ *    medians compared, so a burst of load from other work hits both sides alike instead of
+ *    whichever ran during it;
  *  - the tool runs at the nice level of Quire's document work (its sandboxed children run at
  *    nice 10, lib/jobs/sandbox/pool.ts, so the HTTP front stays responsive): under load from
  *    other processes the ratio then compares the work, not the scheduler's priorities. On an
- *    idle machine the nice level changes nothing.
+ *    idle machine, or with the kernel's autogroup scheduling (each session its own group, as on
+ *    the development machine), the nice level changes nothing.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -38,7 +40,15 @@ async function timed(fn: () => unknown): Promise<number> {
   return performance.now() - t;
 }
 
-/** Median times of `quire` and `tool`, run alternately `runs` times each (`between` runs untimed after each Quire call). */
+const SETTLE_MS = 750;
+const settle = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Median times of `quire` and `tool`, run alternately `runs` times each. After each call the
+ * machine gets SETTLE_MS untimed (`between`, when given, runs after each Quire call instead):
+ * work either side leaves behind (Quire opening its next spare page or LibreOffice, a tool's
+ * files being flushed) then never lands in the other side's timing.
+ */
 export async function sideBySide(
   quire: () => unknown,
   tool: () => unknown,
@@ -49,8 +59,9 @@ export async function sideBySide(
   const t: number[] = [];
   for (let i = 0; i < runs; i++) {
     q.push(await timed(quire));
-    if (between) await between();
+    await (between ? between() : settle(SETTLE_MS));
     t.push(await timed(tool));
+    await settle(SETTLE_MS);
   }
   return { quire: median(q), tool: median(t) };
 }
