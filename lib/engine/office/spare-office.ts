@@ -91,6 +91,28 @@ async function startSpare(soffice: string, template: string, caps: SofficeCaps, 
     await sweepStale(idleMs + caps.timeoutMs + 60_000);
   }
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "quire-office-spare-"));
+  starting.add(dir);
+  hookExit();
+  try {
+    return await launchSpare(soffice, template, caps, idleMs, dir);
+  } finally {
+    starting.delete(dir);
+  }
+}
+
+/** Directories of spares being prepared (removed at exit if it comes first). */
+const starting = new Set<string>();
+
+function hookExit(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.on("exit", () => {
+    for (const s of [...live]) s.dispose(true);
+    for (const dir of starting) rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+async function launchSpare(soffice: string, template: string, caps: SofficeCaps, idleMs: number, dir: string): Promise<SpareOffice> {
   const profile = path.join(dir, "profile");
   await fs.cp(template, profile, { recursive: true });
   const warm = path.join(dir, "warm");
@@ -144,12 +166,6 @@ async function startSpare(soffice: string, template: string, caps: SofficeCaps, 
     }
     return false;
   })();
-  if (!exitHook) {
-    exitHook = true;
-    process.on("exit", () => {
-      for (const s of [...live]) s.dispose(true);
-    });
-  }
   return spare;
 }
 
