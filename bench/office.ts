@@ -1,4 +1,4 @@
-/** `npm run bench:office`: only the docx → PDF row of `npm run bench` (bench/office-bench.ts). */
+/** `npm run bench:office`: only the docx → PDF rows of `npm run bench` (bench/office-bench.ts). */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,7 +19,7 @@ async function main() {
   const q = await startQuire({ env: { LOG_LEVEL: "error", WORKERS: "2", RATE_LIMIT_PER_SECOND: "0" } });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-office-"));
   try {
-    console.log((await benchDocxToPdf(q, tmp, timeIt)).join("  |  "));
+    for (const row of await benchDocxToPdf(q, tmp, timeIt)) console.log(row.join("  |  "));
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
     await q.stop();

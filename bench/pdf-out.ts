@@ -9,9 +9,9 @@
  *    pdf, close; target: Quire within 1.5× its time). webFigures needs the server started with
  *    EGRESS_ALLOW naming the local site (`webSite()` gives it before the server starts).
  * Quire's figures include HTTP, fetching the source from storage, the sandbox and storing the
- * outputs; the tools read and write local files.
+ * outputs; the tools read and write local files. Each pair is timed alternately, the tools at
+ * Quire's work priority (bench/side-by-side.ts).
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -19,6 +19,7 @@ import path from "node:path";
 import type { QuireServer } from "../tests/helpers/quire-server";
 import { uploadBytes } from "../tests/helpers/api-client";
 import { makeTablesPdf, type PageSpec } from "../tests/helpers/extract-fixtures";
+import { hasTool, niceChromium, runTool, sideBySide } from "./side-by-side";
 
 function median(xs: number[]) {
   const s = [...xs].sort((a, b) => a - b);
@@ -33,15 +34,6 @@ async function timeIt(fn: () => Promise<unknown> | unknown, runs: number) {
     times.push(performance.now() - t);
   }
   return median(times);
-}
-
-function hasTool(t: string) {
-  try {
-    execFileSync("which", [t], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A text-heavy page: a heading and two columns of 45 lines. */
@@ -72,20 +64,20 @@ export async function convertFigures(q: QuireServer, rows: string[][]): Promise<
     // One warm-up call per sandbox worker.
     await Promise.all([text(), text()]);
     await Promise.all([png(), png()]);
-    const tText = await timeIt(text, 5);
-    const tPng = await timeIt(png, 3);
+    const pdftotext = () => runTool("pdftotext", ["-layout", file, path.join(tmp, "out.txt")]);
+    const pdftoppm = () => runTool("pdftoppm", ["-r", "150", "-png", "-f", "1", "-l", "20", file, path.join(tmp, "p")]);
+    const haveText = hasTool("pdftotext");
+    const havePpm = hasTool("pdftoppm");
+    const t1 = haveText ? await sideBySide(text, pdftotext, 5) : { quire: await timeIt(text, 5), tool: 0 };
+    const t2 = havePpm ? await sideBySide(png, pdftoppm, 3) : { quire: await timeIt(png, 3), tool: 0 };
+    const tText = t1.quire;
+    const tPng = t2.quire;
     const quireText = `${((pages * 1000) / tText).toFixed(0)} pages/s (${tText.toFixed(0)} ms)`;
-    let textTool = "pdftotext not installed";
-    if (hasTool("pdftotext")) {
-      const t = await timeIt(() => execFileSync("pdftotext", ["-layout", file, path.join(tmp, "out.txt")], { stdio: "ignore" }), 5);
-      textTool = `pdftotext -layout ${((pages * 1000) / t).toFixed(0)} pages/s (Quire/pdftotext ${(t / tText).toFixed(2)}× its speed)`;
-    }
+    const textTool = haveText
+      ? `pdftotext -layout ${((pages * 1000) / t1.tool).toFixed(0)} pages/s (Quire/pdftotext ${(t1.tool / tText).toFixed(2)}× its speed)`
+      : "pdftotext not installed";
     rows.push([`POST /v1/pdf/convert/to/text, ${pages} pages`, quireText, textTool, "target ≥ 1× pdftotext pages/s"]);
-    let pngTool = "pdftoppm not installed";
-    if (hasTool("pdftoppm")) {
-      const t = await timeIt(() => execFileSync("pdftoppm", ["-r", "150", "-png", "-f", "1", "-l", "20", file, path.join(tmp, "p")], { stdio: "ignore" }), 3);
-      pngTool = `pdftoppm -r 150 -png ${t.toFixed(0)} ms (Quire/pdftoppm ${(tPng / t).toFixed(2)}× its time)`;
-    }
+    const pngTool = havePpm ? `pdftoppm -r 150 -png ${t2.tool.toFixed(0)} ms (Quire/pdftoppm ${(tPng / t2.tool).toFixed(2)}× its time)` : "pdftoppm not installed";
     rows.push(["POST /v1/pdf/convert/to/png, 20 pages at 150 dpi", `${tPng.toFixed(0)} ms`, pngTool, "target ≤ 1.5× pdftoppm"]);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -117,13 +109,14 @@ export async function webFigures(q: QuireServer, site: { origin: string }, rows:
   };
   await Promise.all([call(), call()]); // warm: one browser per sandbox worker
   await call();
-  const tQuire = await timeIt(call, 5);
+  let tQuire: number;
   let tool = "chromium not found";
   const { findChromium } = await import("../lib/engine/browser/chromium-path");
   const exe = findChromium().path;
   if (exe) {
     const { chromium } = await import("playwright-core");
-    const browser = await chromium.launch({ executablePath: exe, args: ["--no-sandbox"] });
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quire-bench-web-"));
+    const browser = await chromium.launch({ executablePath: niceChromium(exe, tmp), args: ["--no-sandbox"] });
     try {
       const once = async () => {
         const context = await browser.newContext();
@@ -134,11 +127,15 @@ export async function webFigures(q: QuireServer, site: { origin: string }, rows:
       };
       await once();
       await once();
-      const t = await timeIt(once, 5);
-      tool = `warm playwright page.pdf() ${t.toFixed(0)} ms (Quire/playwright ${(tQuire / t).toFixed(2)}× its time)`;
+      const t = await sideBySide(call, once, 7);
+      tQuire = t.quire;
+      tool = `warm playwright page.pdf() ${t.tool.toFixed(0)} ms (Quire/playwright ${(t.quire / t.tool).toFixed(2)}× its time)`;
     } finally {
       await browser.close();
+      fs.rmSync(tmp, { recursive: true, force: true });
     }
+  } else {
+    tQuire = await timeIt(call, 5);
   }
   rows.push(["POST /v1/pdf/convert/from/url, simple local page (warm)", `${tQuire.toFixed(0)} ms`, tool, "target ≤ 1.5× playwright"]);
 }

@@ -35,6 +35,16 @@ export function createDiskStore(dataDir: string): ObjectStore {
       if (opts.move) await fsp.rm(srcPath, { force: true });
       return (await fsp.stat(dest)).size;
     },
+    moveFileSync(key, srcPath) {
+      const dest = fileOf(key);
+      try {
+        fs.mkdirSync(path.dirname(dest), { recursive: true });
+        fs.renameSync(srcPath, dest);
+        return fs.statSync(dest).size;
+      } catch {
+        return null; // another file system (or a race): putFile copies it
+      }
+    },
     async putBytes(key, bytes) {
       const dest = fileOf(key);
       await fsp.mkdir(path.dirname(dest), { recursive: true });

@@ -383,7 +383,8 @@ export async function storeOutput(input: {
 
 /**
  * storeOutput for many outputs at once (a split into hundreds of files): the objects are moved
- * into the store a few at a time and the rows inserted in batches, so 500 parts cost a handful
+ * into the store (local disk: synchronously, in short runs; else a few at a time) and the rows
+ * inserted in batches, so 500 parts cost a handful
  * of round trips instead of 500. Results are in input order. When a put fails, the objects
  * already stored for this call are deleted and the error is thrown (no rows were written yet).
  */
@@ -396,9 +397,18 @@ export async function storeOutputs(
   const items = inputs.map((input) => ({ input, id: newId(), name: safeFileName(input.name, "result"), size: -1 }));
   let next = 0;
   let failed: unknown = null;
-  const lanes = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length && failed === null) {
-      const it = items[next++];
+  if (store.moveFileSync) {
+    // Local disk: 500 parts are 1500 tiny system calls; done synchronously in runs of 32 with the
+    // event loop free in between, they take a fraction of the thread-pool round trips' time.
+    for (const [i, it] of items.entries()) {
+      it.size = store.moveFileSync(objectKey(it.id, it.name), it.input.srcPath) ?? -1;
+      if (i % 32 === 31) await new Promise((r) => setImmediate(r));
+    }
+  }
+  const pending = items.filter((it) => it.size < 0);
+  const lanes = Array.from({ length: Math.min(concurrency, pending.length) }, async () => {
+    while (next < pending.length && failed === null) {
+      const it = pending[next++];
       try {
         it.size = await store.putFile(objectKey(it.id, it.name), it.input.srcPath, it.input.contentType, { move: true });
       } catch (e) {

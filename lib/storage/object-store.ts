@@ -11,6 +11,13 @@ export interface ObjectStore {
   readonly kind: "local" | "s3";
   /** Stores a file from disk; `move` lets the store take the file instead of copying it. Returns its size. */
   putFile(key: string, srcPath: string, contentType: string, opts?: { move?: boolean; metadata?: Record<string, string> }): Promise<number>;
+  /**
+   * Local stores: moves a file in with a few synchronous system calls (mkdir, rename, stat) and
+   * returns its size, or null when a rename cannot do it (another file system: use putFile).
+   * For batches of many small outputs, where a thread-pool round trip per call costs more than
+   * the call; the caller yields to the event loop between short runs of them.
+   */
+  moveFileSync?(key: string, srcPath: string): number | null;
   putBytes(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /** A stream of the object, or null when it is not there. */
   open(key: string): Promise<{ body: Readable; size: number; contentType?: string } | null>;

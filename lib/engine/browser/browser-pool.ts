@@ -1,6 +1,6 @@
 import "server-only";
 import { envNumber } from "@/lib/core/config";
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 import { QuireError } from "@/lib/core/errors";
 import { openBlackhole, type Blackhole } from "./blackhole-proxy";
 import { requireChromium } from "./chromium-path";
@@ -10,6 +10,11 @@ import { requireChromium } from "./chromium-path";
  * jobs at a time (the rest wait in a FIFO queue), and a new browser after `maxJobsPerBrowser`
  * jobs or as soon as the old one crashes or disconnects. Memory leaks and a page that wedges
  * the renderer therefore cost at most one browser generation.
+ *
+ * Opening a page (a renderer process) is the largest part of printing a simple page, so after
+ * each job the pool opens the next job's context and blank page ahead of time, with the options
+ * of the job just done. The spare has loaded nothing and is used by one job only; a job with
+ * other options, or of another browser generation, gets a new context as before.
  */
 export interface BrowserPoolOptions {
   maxConcurrent: number;
@@ -87,7 +92,15 @@ interface Generation {
 /** A browser context leased to one job; `crashed()` tells whether the browser died under it. */
 export interface Lease {
   context: BrowserContext;
+  /** A blank page of the context opened ahead of the job (the job opens its own when absent). */
+  page?: Page;
   crashed(): boolean;
+}
+
+interface SpareContext {
+  gen: Generation;
+  key: string;
+  ready: Promise<{ context: BrowserContext; page: Page } | undefined>;
 }
 
 export class BrowserPool {
@@ -97,6 +110,7 @@ export class BrowserPool {
   private readonly waiting: Array<() => void> = [];
   private generations = 0;
   private closed = false;
+  private spare: SpareContext | undefined;
 
   constructor(private readonly options: BrowserPoolOptions) {}
 
@@ -118,6 +132,7 @@ export class BrowserPool {
     await this.takeSlot(deadline);
     let generation: Generation | undefined;
     let context: BrowserContext | undefined;
+    let page: Page | undefined;
     try {
       for (let attempt = 0; ; attempt++) {
         generation = await this.generation();
@@ -125,6 +140,11 @@ export class BrowserPool {
         generation.active++;
         if (generation.jobs >= this.options.maxJobsPerBrowser) this.retire(generation);
         try {
+          const spare = await this.takeSpare(generation, contextOptions);
+          if (spare) {
+            ({ context, page } = spare);
+            break;
+          }
           context = await generation.browser.newContext(contextOptions);
           await context.addInitScript({ content: noRawNetworkScript });
           break;
@@ -137,20 +157,60 @@ export class BrowserPool {
         }
       }
       const gen = generation;
-      return await job({ context, crashed: () => !gen.browser.isConnected() });
+      return await job({ context, page, crashed: () => !gen.browser.isConnected() });
     } finally {
       await context?.close().catch(() => {});
       if (generation) {
         generation.active--;
         if (generation.retiring && generation.active === 0) void this.dispose(generation);
+        else this.prepareSpare(generation, contextOptions);
       }
       this.releaseSlot();
     }
   }
 
+  /** Opens the next job's context and blank page in the background (one spare at a time). */
+  private prepareSpare(gen: Generation, contextOptions: BrowserContextOptions): void {
+    if (this.closed || gen.retiring || !gen.browser.isConnected()) return;
+    const key = JSON.stringify(contextOptions);
+    if (this.spare) {
+      if (this.spare.gen === gen && this.spare.key === key) return;
+      this.dropSpare();
+    }
+    const ready = (async () => {
+      const context = await gen.browser.newContext(contextOptions);
+      try {
+        await context.addInitScript({ content: noRawNetworkScript });
+        return { context, page: await context.newPage() };
+      } catch (e) {
+        await context.close().catch(() => {});
+        throw e;
+      }
+    })().catch(() => undefined);
+    this.spare = { gen, key, ready };
+  }
+
+  /** The spare for a job of `gen` with these options (taken: it serves this job only). */
+  private async takeSpare(gen: Generation, contextOptions: BrowserContextOptions) {
+    const spare = this.spare;
+    if (!spare || spare.gen !== gen || spare.key !== JSON.stringify(contextOptions)) return undefined;
+    this.spare = undefined;
+    const got = await spare.ready;
+    if (got && gen.browser.isConnected() && !got.page.isClosed()) return got;
+    await got?.context.close().catch(() => {});
+    return undefined;
+  }
+
+  private dropSpare(): void {
+    const spare = this.spare;
+    this.spare = undefined;
+    void spare?.ready.then((got) => got?.context.close().catch(() => {}));
+  }
+
   /** Closes the browser and refuses new jobs (process shutdown, tests). */
   async shutdown(): Promise<void> {
     this.closed = true;
+    this.dropSpare();
     const gen = this.live ?? (await this.launching?.catch(() => undefined));
     this.live = undefined;
     if (gen) await this.dispose(gen);
@@ -256,6 +316,7 @@ export class BrowserPool {
 
   private retire(gen: Generation): void {
     gen.retiring = true;
+    if (this.spare?.gen === gen) this.dropSpare();
     if (this.live === gen) this.live = undefined;
     if (gen.active === 0) void this.dispose(gen);
   }

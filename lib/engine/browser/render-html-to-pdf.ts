@@ -35,7 +35,7 @@ export async function renderHtmlToPdf(opts: RenderHtmlOptions): Promise<Buffer> 
     viewport: { width: 1280, height: 800 },
   };
   return pool
-    .withContext(contextOptions, deadline, async ({ context, crashed }) => {
+    .withContext(contextOptions, deadline, async ({ context, page: blank, crashed }) => {
       const jobAbort = new AbortController();
       let timer: NodeJS.Timeout | undefined;
       try {
@@ -55,7 +55,7 @@ export async function renderHtmlToPdf(opts: RenderHtmlOptions): Promise<Buffer> 
             return url.startsWith("data:") ? route.continue().catch(() => {}) : route.abort("blockedbyclient").catch(() => {});
           });
         }
-        const page = await context.newPage();
+        const page = blank ?? (await context.newPage());
         page.on("dialog", (d) => void d.dismiss().catch(() => {}));
         const overall = new Promise<never>((_, reject) => {
           timer = setTimeout(

@@ -64,13 +64,16 @@ export function renderLimitsFromEnv(): RenderLimits {
     loadTimeoutMs: envNumber("WEBPAGE_LOAD_TIMEOUT_MS", 30_000),
     totalTimeoutMs: envNumber("WEBPAGE_TIMEOUT_MS", 90_000),
     settleMs: envNumber("WEBPAGE_SETTLE_MS", 5_000),
-    idleMs: envNumber("WEBPAGE_IDLE_MS", 250),
+    idleMs: envNumber("WEBPAGE_IDLE_MS", 100),
     requestTimeoutMs: envNumber("WEBPAGE_REQUEST_TIMEOUT_MS", 30_000),
     maxResponseBytes: envNumber("WEBPAGE_MAX_RESPONSE_BYTES", 50 * 1024 * 1024),
     maxTotalBytes: envNumber("WEBPAGE_MAX_BYTES", 100 * 1024 * 1024),
     maxRequests: envNumber("WEBPAGE_MAX_REQUESTS", 1000),
   };
 }
+
+/** The browser's user agent, asked once per process (one round trip less per job). */
+let userAgentOnce: Promise<string | undefined> | undefined;
 
 /** Margins when the caller gives none: none at all, except room for a header or footer. */
 function defaultMargins(hasHeader: boolean, hasFooter: boolean): Margins {
@@ -109,7 +112,7 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
   };
 
   return pool
-    .withContext(contextOptions, deadline, async ({ context, crashed }) => {
+    .withContext(contextOptions, deadline, async ({ context, page: blank, crashed }) => {
       const jobAbort = new AbortController();
       const state = await routeThroughEgress(context, {
         deadline,
@@ -120,7 +123,8 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
         signal: jobAbort.signal,
         log,
       });
-      const page: Page = await context.newPage();
+      // The egress routes above apply to the pages already open too (a spare page has loaded nothing).
+      const page: Page = blank ?? (await context.newPage());
       // Popups and dialogs must not hold the job.
       context.on("page", (p) => {
         if (p !== page) void p.close().catch(() => {});
@@ -173,7 +177,14 @@ export async function renderUrlToPdf(opts: RenderUrlOptions): Promise<RenderUrlR
         // The page itself is fetched first, through the guard, following (and checking) its
         // redirects: the browser then navigates straight to the final URL, so relative links
         // resolve as they would for a visitor, and an unreachable or failing page is a clear error.
-        const userAgent = await page.evaluate(() => navigator.userAgent).catch(() => undefined);
+        userAgentOnce ??= page
+          .evaluate(() => navigator.userAgent)
+          .catch(() => undefined)
+          .then((ua) => {
+            if (!ua) userAgentOnce = undefined; // asked again next time
+            return ua;
+          });
+        const userAgent = await userAgentOnce;
         let first: EgressResponse;
         try {
           first = await egressFetch(checked.url.href, {

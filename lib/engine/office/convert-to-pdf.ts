@@ -1,5 +1,4 @@
 import "server-only";
-import { spawn, spawnSync } from "node:child_process";
 import { accessSync, constants as fsConstants } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -8,6 +7,10 @@ import { envNumber } from "@/lib/core/config";
 import { QuireError } from "@/lib/core/errors";
 import { familyOf, sniffOfficeFormat, SHEET_FORMATS, TEXT_FORMATS, type OfficeFamily, type OfficeFormat } from "./office-format";
 import { keepOnlySheet } from "./keep-only-sheet";
+import { canIsolateNetwork, judgeExit, launchSoffice, profileArg, runSoffice as runCapped, type SofficeCaps } from "./soffice-process";
+import { keepSpareReady, stopSpare, takeSpare, type SpareOffice } from "./spare-office";
+
+export { canIsolateNetwork, setNetworkIsolationForTests } from "./soffice-process";
 
 /**
  * Office documents (doc, docx, rtf, odt; xls, xlsx, ods, csv) → PDF by LibreOffice in headless
@@ -22,10 +25,11 @@ import { keepOnlySheet } from "./keep-only-sheet";
  * The bytes are sniffed first (office-format.ts): zip bombs are refused before LibreOffice
  * inflates anything, encrypted documents are refused with a clear message.
  *
- * A cold `soffice --convert-to` with an already initialised profile takes well under a second
- * here, so a per-job process is as fast as a warm UNO server would be for one document and keeps
- * every job isolated (no state shared between callers' documents). The profile template is built
- * once per process (first call) and copied per job (a few hundred kB).
+ * The profile template is built once per process (first call) and copied per LibreOffice
+ * instance. A job normally runs on the process's spare (spare-office.ts): an instance started
+ * ahead of it with its own fresh profile under the same caps and namespace, used for that one job
+ * and then killed, so no instance ever holds two callers' documents; without one (the first job,
+ * other caps, OFFICE_SPARE_IDLE_MS=0) the job starts LibreOffice itself.
  */
 export interface OfficeLimits {
   /** Wall time of one LibreOffice run. */
@@ -128,6 +132,8 @@ export async function convertOfficeToPdf(
     return { pdf, format, officeMs };
   } finally {
     await fs.rm(dir, { recursive: true, force: true }).catch(() => {});
+    // The next job's instance starts now, after this one's work (it competes for no CPU with it).
+    if (templatePromise) keepSpareReady(soffice, templatePromise, officeLimitsFromEnv());
   }
 }
 
@@ -164,37 +170,6 @@ export function findSoffice(): string | null {
 }
 
 
-let netnsCache: boolean | undefined;
-
-/** Whether this host lets us start LibreOffice in a new, empty network namespace. */
-export function canIsolateNetwork(): boolean {
-  if (netnsCache !== undefined) return netnsCache;
-  if (process.env.OFFICE_NETWORK_ISOLATION === "off") return (netnsCache = false);
-  const tries: string[][] = [["-n"], ["-r", "-n"]];
-  netnsCache = false;
-  for (const args of tries) {
-    const r = spawnSync("unshare", [...args, "true"], { stdio: "ignore", timeout: 5000 });
-    if (r.status === 0) {
-      unshareArgs = args;
-      netnsCache = true;
-      break;
-    }
-  }
-  return netnsCache;
-}
-let unshareArgs: string[] = ["-n"];
-
-let timeoutCache: boolean | undefined;
-function hasTimeoutCommand(): boolean {
-  timeoutCache ??= spawnSync("timeout", ["--version"], { stdio: "ignore", timeout: 5000 }).status === 0;
-  return timeoutCache;
-}
-
-/** Tests: force the proxy-only mode (false), or probe the host again (undefined). */
-export function setNetworkIsolationForTests(available: boolean | undefined): void {
-  netnsCache = available;
-}
-
 /**
  * Settings of every job's profile: macros never run (security level "very high" and execution
  * disabled), documents may not pull links from untrusted places, and the Internet proxy is a
@@ -227,7 +202,7 @@ function profileTemplate(soffice: string, limits: OfficeLimits, log: (l: string)
   templatePromise ??= (async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "quire-office-profile-"));
     const started = Date.now();
-    await spawnCapped(soffice, [profileArg(dir), "--headless", "--norestore", "--nologo", "--nodefault", "--nolockcheck", "--terminate_after_init"], dir, limits);
+    await runCapped(what, soffice, [profileArg(dir), "--headless", "--norestore", "--nologo", "--nodefault", "--nolockcheck", "--terminate_after_init"], dir, limits);
     await fs.mkdir(path.join(dir, "user"), { recursive: true });
     await fs.writeFile(path.join(dir, "user", "registrymodifications.xcu"), registryItems);
     // The backup copy LibreOffice restores settings from must not bring the defaults back.
@@ -241,12 +216,9 @@ function profileTemplate(soffice: string, limits: OfficeLimits, log: (l: string)
   return templatePromise;
 }
 
-function profileArg(dir: string): string {
-  return `-env:UserInstallation=file://${dir.split(path.sep).map(encodeURIComponent).join("/")}`;
-}
-
 /**
- * One LibreOffice run converting `source` with `filter` into `dir/out`; returns the output's path.
+ * One LibreOffice run converting `source` with `filter` into `dir/out-…`; returns the output's path.
+ * On the spare when there is one that fits the caps, else by a LibreOffice of its own.
  * No output (LibreOffice prints "source file could not be loaded" and exits 0) → 442.
  */
 async function runSoffice(
@@ -259,26 +231,36 @@ async function runSoffice(
   limits: OfficeLimits,
   log: (l: string) => void,
 ): Promise<string> {
-  const profile = await fs.mkdtemp(path.join(dir, "profile-"));
-  await fs.cp(template, profile, { recursive: true });
+  const started = Date.now();
   const outDir = await fs.mkdtemp(path.join(dir, "out-"));
-  const args = [profileArg(profile), "--headless", "--norestore", "--nologo", "--nodefault", "--nolockcheck", "--nofirststartwizard"];
-  if (format === "csv") args.push("--infilter=CSV:44,34,76,1");
-  args.push("--convert-to", filter, "--outdir", outDir, source);
-  const { stderr, exit } = await spawnCapped(soffice, args, dir, limits);
+  const convertArgs = ["--headless", "--norestore", "--nologo", "--nodefault", "--nolockcheck", "--nofirststartwizard"];
+  if (format === "csv") convertArgs.push("--infilter=CSV:44,34,76,1");
+  convertArgs.push("--convert-to", filter, "--outdir", outDir, source);
+  let ran: { output: string; exit: number | string } | undefined;
+  const spare = await takeSpare(limits);
+  if (spare) ran = await runOnSpare(spare, soffice, convertArgs, limits);
+  if (!ran) {
+    const left = limits.timeoutMs - (Date.now() - started);
+    if (left <= 0) throw timeoutError(limits);
+    const profile = await fs.mkdtemp(path.join(dir, "profile-"));
+    await fs.cp(template, profile, { recursive: true });
+    ran = await runCapped(what, soffice, [profileArg(profile), ...convertArgs], dir, { ...limits, timeoutMs: left });
+    await fs.rm(profile, { recursive: true, force: true }).catch(() => {});
+  }
+  log(`office: LibreOffice ${spare ? `(spare ${path.basename(spare.dir)}) ` : ""}ran ${Date.now() - started} ms`);
+  const { output, exit } = ran;
   const outputs = await fs.readdir(outDir);
-  await fs.rm(profile, { recursive: true, force: true }).catch(() => {});
   if (outputs.length === 0 && exit !== 0) {
     // LibreOffice exits 0 on a file it cannot load; anything else is a crash or a cap (an
     // allocation refused under RLIMIT_AS aborts it).
-    log(`office: LibreOffice stopped (${exit}); it said: ${stderr.slice(-500)}`);
+    log(`office: LibreOffice stopped (${exit}); it said: ${output.slice(-500)}`);
     throw new QuireError(
       442,
       `${what}: LibreOffice stopped while converting the ${format} file (exit ${exit}): the file is damaged, or converting it needs more than this server allows (${limits.memoryMb} MB).`,
     );
   }
   if (outputs.length === 0) {
-    log(`office: no output; LibreOffice said: ${stderr.slice(-500)}`);
+    log(`office: no output; LibreOffice said: ${output.slice(-500)}`);
     throw new QuireError(
       442,
       `${what}: LibreOffice could not open the ${format} file (damaged, password-protected, or not really a ${format} file).`,
@@ -287,85 +269,61 @@ async function runSoffice(
   return path.join(outDir, outputs[0]);
 }
 
-/** Runs LibreOffice in its own process group, without network when possible, under the caps. */
-function spawnCapped(
+function timeoutError(limits: SofficeCaps): QuireError {
+  return new QuireError(408, `${what}: LibreOffice took longer than ${Math.round(limits.timeoutMs / 1000)} s to convert it.`);
+}
+
+/**
+ * The conversion on the spare: a forwarding `soffice` with the spare's profile hands the request
+ * to the waiting instance over its pipe and exits when the instance has written the file. The
+ * forwarder runs under the same caps and namespace (should the spare be gone, it converts
+ * itself). Both are killed when the job ends or its time is up. Undefined when the spare died
+ * before the job (the caller starts LibreOffice itself).
+ */
+async function runOnSpare(
+  spare: SpareOffice,
   soffice: string,
-  args: string[],
-  home: string,
+  convertArgs: string[],
   limits: OfficeLimits,
-): Promise<{ stderr: string; exit: number | string }> {
-  const caps = [
-    `--as=${limits.memoryMb * 1024 * 1024}`,
-    `--fsize=${limits.maxOutputMb * 1024 * 1024}`,
-    `--cpu=${Math.ceil(limits.timeoutMs / 1000) + 5}`,
-    `--core=0`,
-  ];
-  const inner = ["prlimit", ...caps, "--", soffice, ...args];
-  const isolated = canIsolateNetwork() ? ["unshare", ...unshareArgs, "--", ...inner] : inner;
-  // coreutils `timeout` is the backstop of the timer below: if this process dies (the sandbox
-  // child killed for a sync call that ran too long), it still kills LibreOffice's process group.
-  const argv = hasTimeoutCommand()
-    ? ["timeout", "--signal=KILL", `${Math.ceil(limits.timeoutMs / 1000) + 2}s`, ...isolated]
-    : isolated;
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: home,
-    TMPDIR: home,
-    LANG: "C.UTF-8",
-    SAL_USE_VCLPLUGIN: "svp",
-    // Proxies for any library that reads them instead of the profile: a closed port.
-    http_proxy: "http://127.0.0.1:9",
-    https_proxy: "http://127.0.0.1:9",
-    ftp_proxy: "http://127.0.0.1:9",
-    all_proxy: "http://127.0.0.1:9",
-    no_proxy: "",
-  };
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { cwd: home, env: env as NodeJS.ProcessEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    let stderr = "";
-    const keep = (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString("utf8")).slice(-4000);
-    };
-    child.stdout.on("data", keep);
-    child.stderr.on("data", keep);
-    let timedOut = false;
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        /* already gone */
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, limits.timeoutMs);
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(new QuireError(500, `LibreOffice could not be started (${e.message}).`));
-    });
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      killGroup(); // nothing of the job may outlive it
-      if (timedOut) {
-        reject(new QuireError(408, `${what}: LibreOffice took longer than ${Math.round(limits.timeoutMs / 1000)} s to convert it.`));
-        return;
-      }
-      if (signal === "SIGXCPU" || signal === "SIGKILL" || /std::bad_alloc|out of memory/i.test(stderr)) {
-        reject(new QuireError(413, `${what}: converting it needed more than the server's limits (${limits.memoryMb} MB of memory).`));
-        return;
-      }
-      if (signal === "SIGXFSZ") {
-        reject(new QuireError(413, `${what}: the PDF would be larger than ${limits.maxOutputMb} MB.`));
-        return;
-      }
-      resolve({ stderr, exit: signal ?? code ?? 0 });
-    });
-  });
+): Promise<{ output: string; exit: number | string } | undefined> {
+  let timedOut = false;
+  let forwarder: ReturnType<typeof launchSoffice> | undefined;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    forwarder?.killGroup();
+    spare.dispose();
+  }, limits.timeoutMs);
+  try {
+    const ready = await spare.ready;
+    if (timedOut) throw timeoutError(limits);
+    if (!ready) return undefined;
+    const client = launchSoffice(soffice, [profileArg(spare.profile), ...convertArgs], spare.dir, limits, limits.timeoutMs);
+    forwarder = client;
+    const first = await Promise.race([
+      client.exited.then((r) => ({ by: "forwarder" as const, r })),
+      spare.run.exited.then((r) => ({ by: "spare" as const, r })),
+    ]);
+    if (timedOut) throw timeoutError(limits);
+    const output = `${spare.run.output()}\n${client.output()}`;
+    // The instance ending first is a crash or a cap (its forwarder is then left waiting).
+    const { exit } = judgeExit(what, first.r, output, limits);
+    return { output, exit: first.by === "spare" && exit === 0 ? "spare ended" : exit };
+  } finally {
+    clearTimeout(timer);
+    forwarder?.killGroup();
+    spare.dispose();
+  }
 }
 
 /** For tests and the benchmark: the profile template, prepared ahead of the first job. */
 export async function warmOffice(log?: (l: string) => void): Promise<void> {
   const soffice = requireSoffice();
-  await profileTemplate(soffice, officeLimitsFromEnv(), log ?? (() => {}));
+  const template = profileTemplate(soffice, officeLimitsFromEnv(), log ?? (() => {}));
+  await template;
+  keepSpareReady(soffice, template, officeLimitsFromEnv());
+}
+
+/** For tests: no spare until the next job ends (that job starts LibreOffice itself). */
+export async function stopOfficeSpare(): Promise<void> {
+  await stopSpare();
 }

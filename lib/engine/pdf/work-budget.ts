@@ -87,11 +87,31 @@ export async function checkPdfWork(
   return { pages, inflatedBytes, largestImagePixels };
 }
 
+/** Streams up to this size are inflated in one synchronous call (into at most SYNC_MAX_OUT bytes). */
+const SYNC_MAX_RAW = 256 * 1024;
+const SYNC_MAX_OUT = 16 * 1024 * 1024;
+
 /**
- * Bytes a zlib stream inflates to, counted as it streams (nothing is kept) and stopped past
- * `cap`; a damaged stream counts what came out before the damage.
+ * Bytes a zlib stream inflates to, stopped past `cap`; a damaged stream counts what came out
+ * before the damage. A small stream (the content stream of an ordinary page) is inflated in one
+ * synchronous call: a thread-pool round trip for each of a 500-page file's streams cost more
+ * than the inflating. Anything larger, or inflating past SYNC_MAX_OUT, or damaged, is counted as
+ * it streams, keeping nothing.
  */
-function inflatedSize(raw: Uint8Array, cap: number): Promise<number> {
+function inflatedSize(raw: Uint8Array, cap: number): Promise<number> | number {
+  if (raw.length <= SYNC_MAX_RAW) {
+    try {
+      const limit = Math.min(cap + 1, SYNC_MAX_OUT);
+      const out = zlib.inflateSync(raw, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: limit });
+      return out.length;
+    } catch {
+      /* past the limit or damaged: count it as it streams */
+    }
+  }
+  return inflatedSizeStreaming(raw, cap);
+}
+
+function inflatedSizeStreaming(raw: Uint8Array, cap: number): Promise<number> {
   return new Promise((resolve) => {
     let total = 0;
     const inflate = zlib.createInflate({ chunkSize: 1024 * 1024, finishFlush: zlib.constants.Z_SYNC_FLUSH });

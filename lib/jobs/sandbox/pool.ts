@@ -25,8 +25,8 @@ export interface SandboxPoolOptions {
   /** Replace a child after this many jobs (default 100), so leaks and stray state do not pile up. */
   recycleAfter?: number;
   /**
-   * Replace a child after a job whose peak resident set passed this many MB (default: a quarter
-   * of memoryMb): WebAssembly memory never shrinks, so a child keeps the peak of its largest job
+   * Replace a child after a job whose own peak resident set (not its browser's or LibreOffice's)
+   * passed this many MB (default: a quarter of memoryMb): WebAssembly memory never shrinks, so a child keeps the peak of its largest job
    * and the next small job on it would start near the cap.
    */
   recycleAboveMb?: number;
@@ -418,12 +418,14 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       const poll = async () => {
         // The child and everything it started (Chromium's browser, renderer and GPU processes,
         // LibreOffice, Tesseract): one cap for the whole tree.
-        const rss = await readTreeRssKb(pid);
+        const own = await readRssKb(pid);
+        const rss = own === undefined ? undefined : own + (await readDescendantsRssKb(pid));
         if (active.settled) return;
-        if (rss !== undefined) {
-          active.peakKb = Math.max(active.peakKb ?? 0, rss);
-          active.lastKb = rss;
-        }
+        // The recycle looks at the child's own peak: its WebAssembly memory is what never shrinks.
+        // Chromium and LibreOffice are processes of their own that give their memory back (and a
+        // kept browser is the point of reusing the child). The cap counts the whole tree.
+        if (own !== undefined) active.peakKb = Math.max(active.peakKb ?? 0, own);
+        if (rss !== undefined) active.lastKb = rss;
         // A job and the parts it runs beside share one cap.
         const job = active.owner ?? active;
         const totalKb = (job.lastKb ?? 0) + (job.parts ?? []).reduce((sum, p) => sum + (p.settled ? 0 : (p.lastKb ?? 0)), 0);
@@ -626,8 +628,13 @@ export async function descendantPids(pid: number): Promise<number[]> {
 export async function readTreeRssKb(pid: number): Promise<number | undefined> {
   const own = await readRssKb(pid);
   if (own === undefined) return undefined;
+  return own + (await readDescendantsRssKb(pid));
+}
+
+/** Resident set of a process's descendants in kB (0 where /proc is unavailable). */
+async function readDescendantsRssKb(pid: number): Promise<number> {
   const rest = await Promise.all((await descendantPids(pid)).map((p) => readRssKb(p)));
-  return rest.reduce<number>((sum, kb) => sum + (kb ?? 0), own);
+  return rest.reduce<number>((sum, kb) => sum + (kb ?? 0), 0);
 }
 
 async function killTree(child: ChildProcess): Promise<void> {

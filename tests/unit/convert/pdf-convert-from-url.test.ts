@@ -283,6 +283,39 @@ describe.skipIf(!hasChromium)("pdf-convert-from-url", () => {
     expect(site.requests.length).toBe(n);
   });
 
+  it("the next job's context and page are opened ahead of it, fresh: nothing of the previous job is in them", async () => {
+    const pool = new BrowserPool({ maxConcurrent: 1, maxJobsPerBrowser: 10, launchTimeoutMs: 30_000 });
+    try {
+      const opts = { javaScriptEnabled: true };
+      const first = await pool.withContext(opts, Date.now() + 30_000, async ({ context, page }) => {
+        // The pool's browser reaches no network by itself: the job serves its own page.
+        await context.route("**/*", (r) => r.fulfill({ body: "<p>x</p>", contentType: "text/html" }));
+        const p = page ?? (await context.newPage());
+        await p.goto("http://quire.test/");
+        await p.evaluate(() => localStorage.setItem("secret", "job one"));
+        await context.addCookies([{ name: "session", value: "job-one", url: "http://quire.test/" }]);
+        return { context, hadSpare: !!page };
+      });
+      expect(first.hadSpare).toBe(false); // a new pool has no spare yet
+      await new Promise((r) => setTimeout(r, 1500)); // the spare opens in the background
+      const second = await pool.withContext(opts, Date.now() + 30_000, async ({ context, page }) => {
+        expect(page).toBeDefined();
+        expect(page!.url()).toBe("about:blank");
+        expect(context).not.toBe(first.context);
+        await context.route("**/*", (r) => r.fulfill({ body: "<p>x</p>", contentType: "text/html" }));
+        await page!.goto("http://quire.test/");
+        return { stored: await page!.evaluate(() => localStorage.getItem("secret")), cookies: await context.cookies() };
+      });
+      expect(second.stored).toBeNull();
+      expect(second.cookies).toEqual([]);
+      // Other options: no spare of theirs, a new context.
+      const other = await pool.withContext({ javaScriptEnabled: false }, Date.now() + 30_000, async ({ page }) => !!page);
+      expect(other).toBe(false);
+    } finally {
+      await pool.shutdown();
+    }
+  });
+
   it("the pool queues jobs beyond its limit and restarts the browser after N jobs or a crash", async () => {
     const pool = new BrowserPool({ maxConcurrent: 1, maxJobsPerBrowser: 2, launchTimeoutMs: 30_000 });
     try {

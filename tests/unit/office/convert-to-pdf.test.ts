@@ -160,6 +160,35 @@ describe("convertOfficeToPdf", () => {
     ).rejects.toMatchObject({ status: 442, message: expect.stringContaining("300 MB") });
   });
 
+  it("a warm spare converts one job only: each job on its own instance and profile, gone afterwards", async () => {
+    await warmOffice();
+    const used: string[] = [];
+    for (const pages of [2, 3]) {
+      const lines: string[] = [];
+      const { pdf } = await convertOfficeToPdf({ bytes: makeDocx({ pages }), name: "warm.docx" }, { log: (l) => lines.push(l) });
+      expect(readPdf(pdf).pageCount).toBe(pages);
+      const spare = lines.join("\n").match(/\(spare (quire-office-spare-\w+)\)/)?.[1];
+      expect(spare, lines.join("\n")).toBeDefined();
+      used.push(spare!);
+    }
+    expect(used[0]).not.toBe(used[1]);
+    await new Promise((r) => setTimeout(r, 500));
+    for (const name of used) {
+      expect(fs.existsSync(path.join(os.tmpdir(), name))).toBe(false);
+      const running = fs
+        .readdirSync("/proc")
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return fs.readFileSync(`/proc/${p}/cmdline`, "utf8").includes(name);
+          } catch {
+            return false;
+          }
+        });
+      expect(running).toEqual([]);
+    }
+  });
+
   it("over the time cap → 408, and the next job still works", async () => {
     await expect(
       convertOfficeToPdf({ bytes: makeDocx({ pages: 3 }), name: "slow.docx" }, { limits: { timeoutMs: 150 } }),

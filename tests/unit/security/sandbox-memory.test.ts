@@ -40,6 +40,14 @@ describe("sandbox memory", () => {
     expect(second.fields?.pid).not.toBe(first.fields?.pid);
     expect(pool.stats().started).toBeGreaterThanOrEqual(2);
   }, 60_000);
+
+  it("keeps a child whose job's helper process (a browser, LibreOffice) was large: its memory went with it", async () => {
+    const run = () =>
+      pool.run({ opId: "big-helper", params: { mb: 300 }, sources: [], workDir: dir }, { fetchUrl: noFetch });
+    const first = await run();
+    const second = await run();
+    expect(second.fields?.pid).toBe(first.fields?.pid);
+  }, 60_000);
 });
 
 describe("sandbox priorities", () => {

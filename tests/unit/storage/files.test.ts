@@ -62,6 +62,23 @@ async function output(name: string, expiresAt: Date, text = `bytes of ${name}`) 
 describe.each(["local", "s3", "s3-streamed"] as const)("stored files on the %s backend", (kind) => {
   beforeAll(() => useBackend(kind));
 
+  it("storeOutputs: 70 parts stored in order with their sizes, the work files taken, every link resolving", async () => {
+    const expiresAt = new Date(Date.now() + 60_000);
+    const inputs = Array.from({ length: 70 }, (_, i) => {
+      const srcPath = path.join(dataDir, "work", `part-${kind}-${i}.txt`);
+      fs.writeFileSync(srcPath, `part ${i}`.repeat(i + 1));
+      return { accountId: ACCOUNT, jobId: "j-many", srcPath, name: `part-${i}.txt`, contentType: "text/plain", expiresAt };
+    });
+    const stored = await store.storeOutputs(inputs);
+    expect(stored.map((s) => s.name)).toEqual(inputs.map((i) => i.name));
+    expect(stored.map((s) => s.size)).toEqual(inputs.map((_, i) => `part ${i}`.repeat(i + 1).length));
+    for (const i of [0, 33, 69]) {
+      const own = await store.resolveOwnFile(stored[i].url);
+      expect((await own!.read()).toString()).toBe(`part ${i}`.repeat(i + 1));
+      expect(fs.existsSync(inputs[i].srcPath)).toBe(false);
+    }
+  });
+
   it("an output link resolves to the stored bytes; a tampered link does not", async () => {
     const o = await output(`keep-${kind}.txt`, new Date(Date.now() + 60_000));
     const isQuireLink = o.url.startsWith("http://127.0.0.1:9/files/");
