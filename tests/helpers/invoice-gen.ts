@@ -76,6 +76,10 @@ export interface GenInvoice {
   headerless?: boolean;
   /** A deposit paid before: gross total, the deposit, then the (smaller) amount due. */
   prepaid?: boolean;
+  /** Classic layout: a logo (a picture, no text) instead of the printed letterhead: the vendor is named only by the return-address line and the footer. */
+  logoHead?: boolean;
+  /** Classic layout: no return-address line over the address window. */
+  noSenderLine?: boolean;
   subtotal: number;
   taxes: { rate: number; amount: number }[];
   tax: number;
@@ -341,6 +345,8 @@ export interface GenOptions {
   itemRecords?: boolean;
   headerless?: boolean;
   prepaid?: boolean;
+  logoHead?: boolean;
+  noSenderLine?: boolean;
   /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
   usDates?: boolean;
 }
@@ -430,6 +436,8 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     itemRecords: !!o.itemRecords,
     headerless: !!o.headerless,
     prepaid: !!o.prepaid,
+    logoHead: !!o.logoHead,
+    noSenderLine: !!o.noSenderLine,
     subtotal,
     taxes,
     tax,
@@ -525,11 +533,14 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   } else if (g.layout === "classic") {
     // Letterhead top left, meta table right (label left, value right-aligned), address window.
     const head = g.department ? `${g.vendor.name} ${lex.department}` : g.vendor.name;
-    text(ctx, 50, 40, head, { size: 16, bold: true });
-    text(ctx, 50, 62, vendorLines.join(" · "), { size: 8 });
+    if (g.logoHead) ctx.page.drawRectangle({ x: 50, y: ctx.H - 70, width: 90, height: 40, color: rgb(0.2, 0.3, 0.6) });
+    else {
+      text(ctx, 50, 40, head, { size: 16, bold: true });
+      text(ctx, 50, 62, vendorLines.join(" · "), { size: 8 });
+    }
     const wx = g.windowRight ? 330 : 50;
     const mx = g.windowRight ? 50 : 340;
-    text(ctx, wx, 118, `${head} · ${vendorLines.join(" · ")}`, { size: 6 });
+    if (!g.noSenderLine) text(ctx, wx, 118, `${head} · ${vendorLines.join(" · ")}`, { size: 6 });
     customerLines.forEach((l, i) => text(ctx, wx, 132 + i * 12, l, { size: 10 }));
     text(ctx, mx, 110, title, { size: 18, bold: true });
     const meta: [string, string][] = [

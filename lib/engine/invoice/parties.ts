@@ -262,6 +262,12 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
     if (!nameDone) {
       const name = text.replace(ATTN_RE, "").replace(/[,;]$/, "").trim();
       if (/^\(.*\)$/.test(name)) continue;
+      // The first half of a caption wrapped over two lines ("Abweichender / Handelsname:",
+      // "Register-/ / Registriernummer:") is part of a label, never the name.
+      if (wrappedCaptionHead(line, lines[li + 1])) {
+        skippedForName++;
+        continue;
+      }
       // A heading, identifier, street or sentence line before the name: look further (a few lines).
       // A line of role words right above the street is the name all the same (nothing else is).
       const nameByPlace =
@@ -316,6 +322,22 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
   }
   if (Object.keys(contact).length > 0) party.contactInformation = contact;
   return { party, sources };
+}
+
+/**
+ * A line that starts a caption wrapped onto the next line: the next line, in the same column, is a
+ * bare caption of one or two words ending in a colon, and this line is one word without digits,
+ * colon or legal form (or ends in a hyphen or slash, a word cut by the wrap).
+ */
+export function wrappedCaptionHead(line: BlockLine, next: BlockLine | undefined): boolean {
+  if (!next) return false;
+  const t = squash(line.text);
+  const n = squash(next.text);
+  if (!/^[\p{L}][\p{L}.\-/ ]*:$/u.test(n) || n.split(/\s+/).length > 2) return false;
+  if (Math.abs(next.box.x0 - line.box.x0) > Math.max(4, (line.box.y1 - line.box.y0) * 0.8)) return false;
+  if (/[\d:@]/.test(t) || COMPANY_SUFFIX.test(t) || ORG_WORDS.test(t)) return false;
+  if (/[-/]$/.test(t)) return true;
+  return /^\p{L}+$/u.test(t);
 }
 
 function lineLabel(line: BlockLine): LabelOccurrence | undefined {

@@ -1,0 +1,55 @@
+/**
+ * The issuer without a printed letterhead (a logo only): named by the return-address line over the
+ * address window and the legal footer; the addressee stays the bill-to. And a caption wrapped over
+ * two lines ("Abweichender / Handelsname:") is part of a label, never a party's name.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { parseParty, wrappedCaptionHead, type BlockLine } from "@/lib/engine/invoice/parties";
+import { readInvoice } from "@/lib/engine/invoice/read-invoice";
+import { shutdownOcr } from "@/lib/engine/ocr/pool";
+import { generateInvoice, renderInvoice, truthOf, type GenOptions } from "@/tests/helpers/invoice-gen";
+
+afterAll(() => shutdownOcr());
+
+async function parse(o: GenOptions) {
+  const g = generateInvoice(o);
+  const res = await readInvoice(await renderInvoice(g), { noLlm: true });
+  return { t: truthOf(g), body: res.body as Record<string, any> };
+}
+
+describe("a logo instead of a printed letterhead", () => {
+  for (const language of ["de", "fr", "en"] as const)
+    for (const v of [{ logoHead: true }, { logoHead: true, noSenderLine: true }, { logoHead: true, windowRight: true }]) {
+      it(`${language} ${JSON.stringify(v)}: vendor from the return-address line or footer, bill-to the addressee`, async () => {
+        const { t, body } = await parse({ language, layout: "classic", seed: 3, ...v });
+        expect(body.vendor?.name).toBe(t.vendor);
+        expect(body.customer?.billTo?.name).toBe(t.customer);
+      });
+    }
+});
+
+const line = (text: string, x0: number, y0: number): BlockLine => ({
+  text,
+  words: [],
+  box: { page: 0, x0, y0, x1: x0 + text.length * 5, y1: y0 + 9 },
+});
+
+describe("a caption wrapped over two lines", () => {
+  it("is not taken as the party's name", () => {
+    const r = parseParty([line("Abweichender", 50, 100), line("Handelsname:", 50, 110), line("Register-/", 50, 124), line("Registriernummer:", 50, 134)]);
+    expect(r.party.name).toBeUndefined();
+  });
+
+  it("a name above a caption is kept when it has a legal form, or several words", () => {
+    expect(parseParty([line("Hansen GmbH", 50, 100), line("Kontakt:", 50, 110)]).party.name).toBe("Hansen GmbH");
+    expect(parseParty([line("Atelier Dupont Lyon", 50, 100), line("Contact :", 50, 110)]).party.name).toBe("Atelier Dupont Lyon");
+  });
+
+  it("needs the caption in the same column, ending in a colon", () => {
+    expect(wrappedCaptionHead(line("Abweichender", 50, 100), line("Handelsname:", 50, 110))).toBe(true);
+    expect(wrappedCaptionHead(line("Register-/", 50, 100), line("Registriernummer:", 50, 110))).toBe(true);
+    expect(wrappedCaptionHead(line("Abweichender", 50, 100), line("Handelsname:", 200, 110))).toBe(false);
+    expect(wrappedCaptionHead(line("Abweichender", 50, 100), line("Hauptstraße 5", 50, 110))).toBe(false);
+    expect(wrappedCaptionHead(line("Abweichender", 50, 100), undefined)).toBe(false);
+  });
+});
