@@ -80,6 +80,10 @@ export interface GenInvoice {
   logoHead?: boolean;
   /** Classic layout: no return-address line over the address window. */
   noSenderLine?: boolean;
+  /** Classic layout: the return-address line separated by commas ("Name GmbH, Street 1, 12345 City"). */
+  senderCommas?: boolean;
+  /** The legal footer as centred sentences ("Name GmbH, Sitz Hamburg, Amtsgericht Hamburg HRB 12345 …") instead of columns. */
+  footerSentence?: boolean;
   subtotal: number;
   taxes: { rate: number; amount: number }[];
   tax: number;
@@ -347,6 +351,8 @@ export interface GenOptions {
   prepaid?: boolean;
   logoHead?: boolean;
   noSenderLine?: boolean;
+  senderCommas?: boolean;
+  footerSentence?: boolean;
   /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
   usDates?: boolean;
 }
@@ -438,6 +444,8 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     prepaid: !!o.prepaid,
     logoHead: !!o.logoHead,
     noSenderLine: !!o.noSenderLine,
+    senderCommas: !!o.senderCommas,
+    footerSentence: !!o.footerSentence,
     subtotal,
     taxes,
     tax,
@@ -473,6 +481,9 @@ export function benchmarkInvoices(): GenInvoice[] {
     out.push(generateInvoice({ language, layout: "stacked", seed: 5, itemRecords: true, items: 3 }));
     out.push(generateInvoice({ language, layout: "classic", seed: 21, headerless: true, items: 3 }));
     out.push(generateInvoice({ language, layout: "captioned", seed: 22, prepaid: true, twoRates: true }));
+    // A logo instead of a letterhead: the issuer named by a comma-separated return-address line or only by a footer sentence.
+    out.push(generateInvoice({ language, layout: "classic", seed: 23, logoHead: true, senderCommas: true, footerSentence: true }));
+    out.push(generateInvoice({ language, layout: "classic", seed: 24, logoHead: true, noSenderLine: true, footerSentence: true }));
   }
   out.push(generateInvoice({ language: "en", layout: "classic", seed: 6, usDates: true, multiLine: true }));
   return out;
@@ -540,7 +551,8 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
     }
     const wx = g.windowRight ? 330 : 50;
     const mx = g.windowRight ? 50 : 340;
-    if (!g.noSenderLine) text(ctx, wx, 118, `${head} · ${vendorLines.join(" · ")}`, { size: 6 });
+    if (!g.noSenderLine)
+      text(ctx, wx, 118, g.senderCommas ? [head, ...vendorLines].join(", ") : `${head} · ${vendorLines.join(" · ")}`, { size: 6 });
     customerLines.forEach((l, i) => text(ctx, wx, 132 + i * 12, l, { size: 10 }));
     text(ctx, mx, 110, title, { size: 18, bold: true });
     const meta: [string, string][] = [
@@ -891,6 +903,20 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
 function footer(ctx: Ctx, g: GenInvoice, vendorLines: string[]) {
   const f = 770;
   rule(ctx, 50, 545, f - 6);
+  if (g.footerSentence) {
+    const city = g.vendor.city.replace(/^[\d\s-]+/, "").trim();
+    const lines =
+      g.language === "de"
+        ? [`${g.vendor.name}, ${g.vendor.street}, ${g.vendor.city}, Sitz der Gesellschaft: ${city}, Amtsgericht ${city} HRB 12345`, `Geschäftsführer: Jan Hansen, USt-IdNr.: ${g.vendor.vat}, IBAN: ${g.vendor.iban}`]
+        : g.language === "fr"
+          ? [`${g.vendor.name} au capital de 10 000 € – ${g.vendor.street} – ${g.vendor.city} – RCS ${city} B 123 456 789`, `N° TVA : ${g.vendor.vat} – IBAN : ${g.vendor.iban}`]
+          : [`${g.vendor.name}, registered in England No. 01234567, registered office: ${g.vendor.street}, ${g.vendor.city}`, `VAT No.: ${g.vendor.vat}, IBAN: ${g.vendor.iban}`];
+    lines.forEach((l, i) => {
+      const w = ctx.font.widthOfTextAtSize(l, 6.5);
+      text(ctx, 297 - w / 2, f + i * 9, l, { size: 6.5 });
+    });
+    return;
+  }
   text(ctx, 50, f, g.vendor.name, { size: 7, bold: true });
   vendorLines.forEach((l, i) => text(ctx, 50, f + 10 + i * 9, l, { size: 7 }));
   text(ctx, 230, f, `${g.language === "fr" ? "N° TVA" : g.language === "de" ? "USt-IdNr." : "VAT No."}: ${g.vendor.vat}`, { size: 7 });

@@ -482,6 +482,21 @@ function headOfLine(text: string): string {
     .trim();
 }
 
+/** A legal-form name's own clause: "… au capital de 10 000 €", "… mit Sitz in Hamburg". */
+const CAPITAL_CLAUSE = /\s+(?:au|with|mit|met|con|com)\s+(?:(?:un\s+)?capital|stammkapital|sitz|share\s+capital)\b.*$/i;
+
+/**
+ * The name at the head of a footer line: before the first separator, and in a sentence of
+ * comma-separated fields ("Hansen GmbH, Hauptstraße 5, 20095 Hamburg, Amtsgericht …") the first
+ * field when it carries a legal form; without the capital clause ("Dupont SARL au capital de …").
+ */
+function footerHead(text: string): string {
+  const head = headOfLine(text).replace(CAPITAL_CLAUSE, "").trim();
+  const first = head.split(/,\s+/)[0].replace(CAPITAL_CLAUSE, "").trim();
+  if (first !== head && COMPANY_SUFFIX.test(first) && first.split(/\s+/).length <= 6) return first;
+  return head;
+}
+
 function plausibleName(text: string): boolean {
   const t = text.trim();
   if (t.length < 2 || t.length > 70 || !hasLetter(t)) return false;
@@ -657,10 +672,16 @@ export function vendorCandidates(
         above.segments.some((a) => Math.min(a.x1, seg.x1) - Math.max(a.x0, seg.x0) > (seg.x1 - seg.x0) * 0.5)
       )
         continue;
-      const parts = seg.text
+      let parts = seg.text
         .split(/\s+[-–•·|]\s+|\s*[•·|]\s*/)
         .map((p) => p.trim())
         .filter(Boolean);
+      // "Company AG, Street 1, 12345 City": the fields separated by commas.
+      if (parts.length < 3 && (seg.fontSize ?? context.medianFont) <= context.medianFont)
+        parts = seg.text
+          .split(/,\s+/)
+          .map((p) => p.trim())
+          .filter(Boolean);
       if (
         parts.length >= 3 &&
         parts.slice(1).some((p) => isAddressLine(p) || parseCityLine(p)) &&
@@ -678,7 +699,7 @@ export function vendorCandidates(
     const legal = LEGAL_RE.test(footText);
     for (const row of footRows) {
       for (const seg of row.segments) {
-        const head = headOfLine(seg.text);
+        const head = footerHead(seg.text);
         const alone = head === seg.text.trim();
         if (!plausibleName(head)) continue;
         if (

@@ -1,6 +1,7 @@
 /**
  * The issuer without a printed letterhead (a logo only): named by the return-address line over the
- * address window and the legal footer; the addressee stays the bill-to. And a caption wrapped over
+ * address window (fields separated by "·" or by commas) and the legal footer (columns, or sentences
+ * of comma-separated fields with the capital clause); the addressee stays the bill-to. And a caption wrapped over
  * two lines ("Abweichender / Handelsname:") is part of a label, never a party's name.
  */
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,6 +27,23 @@ describe("a logo instead of a printed letterhead", () => {
         expect(body.customer?.billTo?.name).toBe(t.customer);
       });
     }
+});
+
+describe("the issuer named only by a comma-separated return-address line or a legal footer sentence", () => {
+  for (const language of ["de", "fr", "en"] as const)
+    for (const seed of [1, 2, 3, 4])
+      for (const v of [
+        { logoHead: true, senderCommas: true, footerSentence: true },
+        { logoHead: true, noSenderLine: true, footerSentence: true },
+        { logoHead: true, windowRight: true, senderCommas: true, footerSentence: true },
+      ]) {
+        it(`${language} seed ${seed} ${Object.keys(v).join("+")}: the vendor is the issuer, the addressee the bill-to`, async () => {
+          const { t, body } = await parse({ language, layout: "classic", seed, ...v });
+          expect(body.vendor?.name).toBe(t.vendor);
+          expect(body.customer?.billTo?.name).toBe(t.customer);
+          expect(Number(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
+        });
+      }
 });
 
 const line = (text: string, x0: number, y0: number): BlockLine => ({
