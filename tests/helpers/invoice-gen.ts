@@ -82,6 +82,10 @@ export interface GenInvoice {
   noSenderLine?: boolean;
   /** Classic layout: the return-address line separated by commas ("Name GmbH, Street 1, 12345 City"). */
   senderCommas?: boolean;
+  /** Classic layout: a labelled delivery address (another place, another name) beside the unlabelled address window. */
+  deliveryBeside?: boolean;
+  /** A private customer: a courtesy title ("Herrn" on its own line, "Monsieur …", "Mr …") before a person's name. */
+  privateCustomer?: boolean;
   /** The legal footer as centred sentences ("Name GmbH, Sitz Hamburg, Amtsgericht Hamburg HRB 12345 …") instead of columns. */
   footerSentence?: boolean;
   subtotal: number;
@@ -258,6 +262,19 @@ const VENDORS: Record<GenLanguage, { name: string; street: string; city: string;
   ],
 };
 
+/** Private customers: the courtesy title printed before (or, in German, above) the name. */
+const PRIVATE: Record<GenLanguage, { name: string; title: string }> = {
+  de: { name: "Thomas Becker", title: "Herrn" },
+  fr: { name: "Julien Martin", title: "Monsieur" },
+  en: { name: "James Wilson", title: "Mr" },
+};
+/** A delivery place other than the addressee (a labelled block beside the window). */
+const DELIVERY: Record<GenLanguage, string[]> = {
+  de: ["Zentrallager Nord", "Industriestraße 12", "28197 Bremen"],
+  fr: ["Entrepôt Sud", "12 rue de l'Industrie", "69007 Lyon"],
+  en: ["North Warehouse", "4 Dock Road", "Leeds LS1 2AB"],
+};
+
 const CUSTOMERS: Record<GenLanguage, { name: string; person?: string; street: string; city: string }[]> = {
   de: [
     { name: "Weber Logistik GmbH", person: "z. Hd. Frau Anna Weber", street: "Hafenweg 7", city: "28195 Bremen" },
@@ -353,6 +370,8 @@ export interface GenOptions {
   noSenderLine?: boolean;
   senderCommas?: boolean;
   footerSentence?: boolean;
+  deliveryBeside?: boolean;
+  privateCustomer?: boolean;
   /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
   usDates?: boolean;
 }
@@ -363,7 +382,8 @@ export function generateInvoice(o: GenOptions): GenInvoice {
   const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const lang = o.language;
   const v = pick(VENDORS[lang]);
-  const c = pick(CUSTOMERS[lang]);
+  const picked = pick(CUSTOMERS[lang]);
+  const c = o.privateCustomer ? { ...PRIVATE[lang], street: picked.street, city: picked.city } : picked;
   const sign = o.creditNote ? -1 : 1;
   const rates = lang === "de" ? [19, 7] : lang === "fr" ? [20, 5.5] : [20, 5];
   const n0 = o.items ?? 2 + Math.floor(rnd() * 4);
@@ -446,6 +466,8 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     noSenderLine: !!o.noSenderLine,
     senderCommas: !!o.senderCommas,
     footerSentence: !!o.footerSentence,
+    deliveryBeside: !!o.deliveryBeside,
+    privateCustomer: !!o.privateCustomer,
     subtotal,
     taxes,
     tax,
@@ -484,6 +506,8 @@ export function benchmarkInvoices(): GenInvoice[] {
     // A logo instead of a letterhead: the issuer named by a comma-separated return-address line or only by a footer sentence.
     out.push(generateInvoice({ language, layout: "classic", seed: 23, logoHead: true, senderCommas: true, footerSentence: true }));
     out.push(generateInvoice({ language, layout: "classic", seed: 24, logoHead: true, noSenderLine: true, footerSentence: true }));
+    // A private addressee (courtesy title) with a labelled delivery place beside the window.
+    out.push(generateInvoice({ language, layout: "classic", seed: 25, privateCustomer: true, deliveryBeside: true }));
   }
   out.push(generateInvoice({ language: "en", layout: "classic", seed: 6, usDates: true, multiLine: true }));
   return out;
@@ -528,7 +552,8 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   // A bill the buyer printed keeps its purchase title (the only sign of who printed it).
   const title = g.buyerPrinted ? lex.purchase : g.creditNote ? lex.credit : lex.title[k % lex.title.length];
   const customerNo = `${10000 + (g.invoiceNo.length * 7919) % 89999}`;
-  const customerLines = [...(g.salutation ? [lex.salutation] : []), g.customer.name, ...(g.customer.person ? [g.customer.person] : []), g.customer.street, g.customer.city];
+  const titled = g.privateCustomer ? (g.language === "de" ? [PRIVATE.de.title, g.customer.name] : [`${PRIVATE[g.language].title} ${g.customer.name}`]) : [g.customer.name];
+  const customerLines = [...(g.salutation && !g.privateCustomer ? [lex.salutation] : []), ...titled, ...(g.customer.person ? [g.customer.person] : []), g.customer.street, g.customer.city];
   const vendorLines = [g.vendor.street, g.vendor.city];
   let y: number;
 
@@ -554,6 +579,10 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
     if (!g.noSenderLine)
       text(ctx, wx, 118, g.senderCommas ? [head, ...vendorLines].join(", ") : `${head} · ${vendorLines.join(" · ")}`, { size: 6 });
     customerLines.forEach((l, i) => text(ctx, wx, 132 + i * 12, l, { size: 10 }));
+    if (g.deliveryBeside) {
+      text(ctx, wx + 160, 132, `${lex.caption.ship}:`, { size: 8, bold: true });
+      DELIVERY[g.language].forEach((l, i) => text(ctx, wx + 160, 144 + i * 11, l, { size: 8 }));
+    }
     text(ctx, mx, 110, title, { size: 18, bold: true });
     const meta: [string, string][] = [
       [lex.no[k], g.invoiceNo],

@@ -64,7 +64,13 @@ import { findHeaderlessItems, findItemRecords } from "@/lib/engine/invoice/item-
 import { reconcileTotals, type AmountCandidate } from "@/lib/engine/invoice/totals";
 import { parseAddress } from "@/lib/engine/invoice/address";
 import { US_STATES, countryOf } from "@/lib/engine/invoice/countries";
-import { currencyOfCountry, isIdentifierToken, notAPartyName, withoutDepartment } from "@/lib/engine/lexicon/invoice-fields";
+import {
+  currencyOfCountry,
+  isIdentifierToken,
+  notAPartyName,
+  withoutCourtesyTitle,
+  withoutDepartment,
+} from "@/lib/engine/lexicon/invoice-fields";
 import { camelCase, escapeRegExp, fold, splitCamel } from "@/lib/engine/invoice/text-utils";
 import {
   pruneEmpty,
@@ -596,6 +602,8 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   }
   const customer: NonNullable<InvoiceBody["customer"]> = {};
   if (billToResult) {
+    // "Monsieur Julien Martin": the person, without the courtesy title of the address window.
+    if (billToResult.party.name) billToResult.party.name = withoutCourtesyTitle(billToResult.party.name);
     customer.billTo = billToResult.party;
     for (const [k, b] of Object.entries(billToResult.sources)) src(`customer.billTo.${k}`, b);
   }

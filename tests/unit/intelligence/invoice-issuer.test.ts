@@ -1,11 +1,13 @@
 /**
  * The issuer without a printed letterhead (a logo only): named by the return-address line over the
  * address window (fields separated by "·" or by commas) and the legal footer (columns, or sentences
- * of comma-separated fields with the capital clause); the addressee stays the bill-to. And a caption wrapped over
+ * of comma-separated fields with the capital clause); the addressee stays the bill-to, without its
+ * courtesy title ("Monsieur Julien Martin"), and a labelled delivery place beside it is the ship-to. And a caption wrapped over
  * two lines ("Abweichender / Handelsname:") is part of a label, never a party's name.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { parseParty, wrappedCaptionHead, type BlockLine } from "@/lib/engine/invoice/parties";
+import { withoutCourtesyTitle } from "@/lib/engine/lexicon/invoice-fields";
 import { readInvoice } from "@/lib/engine/invoice/read-invoice";
 import { shutdownOcr } from "@/lib/engine/ocr/pool";
 import { generateInvoice, renderInvoice, truthOf, type GenOptions } from "@/tests/helpers/invoice-gen";
@@ -15,7 +17,7 @@ afterAll(() => shutdownOcr());
 async function parse(o: GenOptions) {
   const g = generateInvoice(o);
   const res = await readInvoice(await renderInvoice(g), { noLlm: true });
-  return { t: truthOf(g), body: res.body as Record<string, any> };
+  return { g, t: truthOf(g), body: res.body as Record<string, any> };
 }
 
 describe("a logo instead of a printed letterhead", () => {
@@ -44,6 +46,30 @@ describe("the issuer named only by a comma-separated return-address line or a le
           expect(Number(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
         });
       }
+});
+
+describe("the addressee of the window", () => {
+  for (const language of ["de", "fr", "en"] as const)
+    for (const seed of [1, 2, 3])
+      for (const v of [{ privateCustomer: true }, { deliveryBeside: true }, { privateCustomer: true, deliveryBeside: true, logoHead: true }, { privateCustomer: true, windowRight: true }]) {
+        it(`${language} seed ${seed} ${Object.keys(v).join("+")}: bill-to is the addressee without a courtesy title, the delivery place is ship-to`, async () => {
+          const { g, t, body } = await parse({ language, layout: "classic", seed, ...v });
+          expect(body.customer?.billTo?.name).toBe(t.customer);
+          expect(body.vendor?.name).toBe(t.vendor);
+          if (g.deliveryBeside) expect(body.customer?.shipTo?.name).not.toBe(t.customer);
+        });
+      }
+
+  it("a courtesy title goes, a name stays", () => {
+    expect(withoutCourtesyTitle("Monsieur Julien Martin")).toBe("Julien Martin");
+    expect(withoutCourtesyTitle("Mr James Wilson")).toBe("James Wilson");
+    expect(withoutCourtesyTitle("Frau Dr. Anna Weber")).toBe("Dr. Anna Weber");
+    expect(withoutCourtesyTitle("Mme Claire Dubois")).toBe("Claire Dubois");
+    // Not followed by a capitalised name: left as printed.
+    expect(withoutCourtesyTitle("Madame")).toBe("Madame");
+    expect(withoutCourtesyTitle("Messrs Smith & Sons")).toBe("Messrs Smith & Sons");
+    expect(withoutCourtesyTitle("Hansen Bürotechnik GmbH")).toBe("Hansen Bürotechnik GmbH");
+  });
 });
 
 const line = (text: string, x0: number, y0: number): BlockLine => ({
