@@ -82,6 +82,8 @@ export interface GenInvoice {
   noSenderLine?: boolean;
   /** Classic layout: the return-address line separated by commas ("Name GmbH, Street 1, 12345 City"). */
   senderCommas?: boolean;
+  /** Classic layout: the letterhead prints a brand (the name's first word in capitals) and a slogan; the legal name only in the return-address line and footer. */
+  brandHead?: boolean;
   /** Classic layout: a labelled delivery address (another place, another name) beside the unlabelled address window. */
   deliveryBeside?: boolean;
   /** A private customer: a courtesy title ("Herrn" on its own line, "Monsieur …", "Mr …") before a person's name. */
@@ -268,6 +270,12 @@ const PRIVATE: Record<GenLanguage, { name: string; title: string }> = {
   fr: { name: "Julien Martin", title: "Monsieur" },
   en: { name: "James Wilson", title: "Mr" },
 };
+/** A letterhead's slogan under the brand. */
+const SLOGAN: Record<GenLanguage, string> = {
+  de: "Ihr Partner für Technik und Service",
+  fr: "Votre partenaire conseil depuis 1998",
+  en: "Quality Service Since 1998",
+};
 /** A delivery place other than the addressee (a labelled block beside the window). */
 const DELIVERY: Record<GenLanguage, string[]> = {
   de: ["Zentrallager Nord", "Industriestraße 12", "28197 Bremen"],
@@ -372,6 +380,7 @@ export interface GenOptions {
   footerSentence?: boolean;
   deliveryBeside?: boolean;
   privateCustomer?: boolean;
+  brandHead?: boolean;
   /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
   usDates?: boolean;
 }
@@ -468,6 +477,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     footerSentence: !!o.footerSentence,
     deliveryBeside: !!o.deliveryBeside,
     privateCustomer: !!o.privateCustomer,
+    brandHead: !!o.brandHead,
     subtotal,
     taxes,
     tax,
@@ -508,6 +518,8 @@ export function benchmarkInvoices(): GenInvoice[] {
     out.push(generateInvoice({ language, layout: "classic", seed: 24, logoHead: true, noSenderLine: true, footerSentence: true }));
     // A private addressee (courtesy title) with a labelled delivery place beside the window.
     out.push(generateInvoice({ language, layout: "classic", seed: 25, privateCustomer: true, deliveryBeside: true }));
+    // A brand and a slogan in the letterhead; the legal name in the return-address line and footer.
+    out.push(generateInvoice({ language, layout: "classic", seed: 26, brandHead: true, footerSentence: true }));
   }
   out.push(generateInvoice({ language: "en", layout: "classic", seed: 6, usDates: true, multiLine: true }));
   return out;
@@ -570,7 +582,10 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
     // Letterhead top left, meta table right (label left, value right-aligned), address window.
     const head = g.department ? `${g.vendor.name} ${lex.department}` : g.vendor.name;
     if (g.logoHead) ctx.page.drawRectangle({ x: 50, y: ctx.H - 70, width: 90, height: 40, color: rgb(0.2, 0.3, 0.6) });
-    else {
+    else if (g.brandHead) {
+      text(ctx, 50, 36, g.vendor.name.split(" ")[0].toUpperCase(), { size: 22, bold: true });
+      text(ctx, 50, 62, SLOGAN[g.language], { size: 9 });
+    } else {
       text(ctx, 50, 40, head, { size: 16, bold: true });
       text(ctx, 50, 62, vendorLines.join(" · "), { size: 8 });
     }

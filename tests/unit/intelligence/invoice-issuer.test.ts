@@ -2,7 +2,8 @@
  * The issuer without a printed letterhead (a logo only): named by the return-address line over the
  * address window (fields separated by "·" or by commas) and the legal footer (columns, or sentences
  * of comma-separated fields with the capital clause); the addressee stays the bill-to, without its
- * courtesy title ("Monsieur Julien Martin"), and a labelled delivery place beside it is the ship-to. And a caption wrapped over
+ * courtesy title ("Monsieur Julien Martin"), and a labelled delivery place beside it is the ship-to;
+ * a brand in the letterhead ("NORTHWIND") gives way to the legal name printed elsewhere. And a caption wrapped over
  * two lines ("Abweichender / Handelsname:") is part of a label, never a party's name.
  */
 import { afterAll, describe, expect, it } from "vitest";
@@ -46,6 +47,23 @@ describe("the issuer named only by a comma-separated return-address line or a le
           expect(Number(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
         });
       }
+});
+
+describe("a brand in the letterhead, the legal name in the return-address line or footer", () => {
+  for (const language of ["de", "fr", "en"] as const)
+    for (const seed of [1, 2, 3])
+      for (const v of [{ brandHead: true }, { brandHead: true, noSenderLine: true }, { brandHead: true, footerSentence: true, senderCommas: true }]) {
+        it(`${language} seed ${seed} ${Object.keys(v).join("+")}: the vendor is the legal name`, async () => {
+          const { t, body } = await parse({ language, layout: "classic", seed, ...v });
+          expect(body.vendor?.name).toBe(t.vendor);
+          expect(body.customer?.billTo?.name).toBe(t.customer);
+        });
+      }
+
+  it("a brand printed everywhere without a legal name stays the brand (template layout)", async () => {
+    const { t, body } = await parse({ language: "en", layout: "template", seed: 1 });
+    expect(body.vendor?.name).toBe(t.vendor);
+  });
 });
 
 describe("the addressee of the window", () => {
