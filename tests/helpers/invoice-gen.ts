@@ -82,6 +82,8 @@ export interface GenInvoice {
   noSenderLine?: boolean;
   /** Classic layout: the return-address line separated by commas ("Name GmbH, Street 1, 12345 City"). */
   senderCommas?: boolean;
+  /** Classic layout: the contact person printed above the addressee's company (no attention prefix; "Frau"/"Mr" title in de/en). */
+  personFirst?: boolean;
   /** Classic layout: the letterhead prints a brand (the name's first word in capitals) and a slogan; the legal name only in the return-address line and footer. */
   brandHead?: boolean;
   /** Classic layout: a labelled delivery address (another place, another name) beside the unlabelled address window. */
@@ -381,6 +383,7 @@ export interface GenOptions {
   deliveryBeside?: boolean;
   privateCustomer?: boolean;
   brandHead?: boolean;
+  personFirst?: boolean;
   /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
   usDates?: boolean;
 }
@@ -478,6 +481,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     deliveryBeside: !!o.deliveryBeside,
     privateCustomer: !!o.privateCustomer,
     brandHead: !!o.brandHead,
+    personFirst: !!o.personFirst,
     subtotal,
     taxes,
     tax,
@@ -520,6 +524,8 @@ export function benchmarkInvoices(): GenInvoice[] {
     out.push(generateInvoice({ language, layout: "classic", seed: 25, privateCustomer: true, deliveryBeside: true }));
     // A brand and a slogan in the letterhead; the legal name in the return-address line and footer.
     out.push(generateInvoice({ language, layout: "classic", seed: 26, brandHead: true, footerSentence: true }));
+    // The contact person printed above the addressee's company.
+    out.push(generateInvoice({ language, layout: "classic", seed: 27, personFirst: true }));
   }
   out.push(generateInvoice({ language: "en", layout: "classic", seed: 6, usDates: true, multiLine: true }));
   return out;
@@ -565,7 +571,10 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   const title = g.buyerPrinted ? lex.purchase : g.creditNote ? lex.credit : lex.title[k % lex.title.length];
   const customerNo = `${10000 + (g.invoiceNo.length * 7919) % 89999}`;
   const titled = g.privateCustomer ? (g.language === "de" ? [PRIVATE.de.title, g.customer.name] : [`${PRIVATE[g.language].title} ${g.customer.name}`]) : [g.customer.name];
-  const customerLines = [...(g.salutation && !g.privateCustomer ? [lex.salutation] : []), ...titled, ...(g.customer.person ? [g.customer.person] : []), g.customer.street, g.customer.city];
+  const contact = { de: "Frau Anna Keller", fr: "Claire Dubois", en: "Mr Tom Baker" }[g.language];
+  const customerLines = g.personFirst
+    ? [contact, g.customer.name, g.customer.street, g.customer.city]
+    : [...(g.salutation && !g.privateCustomer ? [lex.salutation] : []), ...titled, ...(g.customer.person ? [g.customer.person] : []), g.customer.street, g.customer.city];
   const vendorLines = [g.vendor.street, g.vendor.city];
   let y: number;
 

@@ -178,7 +178,9 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
   let nameDone = !withName;
   let skippedForName = 0;
   const lines = splitLines(rawLines);
+  let skipLine = -1;
   for (const [li, line] of lines.entries()) {
+    if (li === skipLine) continue;
     const text = squash(line.text.replace(OFFICE_RE, ""));
     if (text === "") continue;
     const f = fold(text);
@@ -288,6 +290,16 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
         continue;
       }
       if (hasLetter(name) && !isAddressLine(name) && !/^\d/.test(name) && !TITLE_RE.test(name)) {
+        // A contact person printed above the company ("Anna Keller / Weber Logistik GmbH"): the
+        // company is the party, the person its contact.
+        const next = lines[li + 1];
+        if (next && personAboveOrganisation(name, squash(next.text))) {
+          party.name = squash(next.text);
+          sources.name = next.box;
+          nameDone = true;
+          skipLine = li + 1;
+          continue;
+        }
         party.name = name;
         sources.name = line.box;
         nameDone = true;
@@ -322,6 +334,25 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
   }
   if (Object.keys(contact).length > 0) party.contactInformation = contact;
   return { party, sources };
+}
+
+const COURTESY_START =
+  /^(?:herrn?|frau|monsieur|madame|mademoiselle|mme|mlle|m\.|mr\.?|mrs\.?|ms\.?|miss|dr\.?|prof\.?|dhr\.?|mevr\.?|sr\.|sra\.|sig\.(?:ra)?)\s/i;
+
+/**
+ * A person's name above an organisation's: the first line is two to four capitalised words
+ * without digits, legal form or organisation word (a courtesy title makes it a person for sure);
+ * the second carries a legal form (or, after a courtesy title, an organisation word or is any
+ * plausible name line that is not an address, identifier or caption).
+ */
+export function personAboveOrganisation(first: string, second: string): boolean {
+  const words = first.split(/\s+/);
+  if (words.length < 2 || words.length > 4 || /[\d@:&,]/.test(first)) return false;
+  if (!words.every((w) => /^\p{Lu}/u.test(w))) return false;
+  if (COMPANY_SUFFIX.test(first) || ORG_WORDS.test(first)) return false;
+  if (notAPartyName(second) || isAddressLine(second) || isStreetLike(second) || /:/.test(second)) return false;
+  if (COMPANY_SUFFIX.test(second)) return true;
+  return COURTESY_START.test(first) && /^\p{Lu}/u.test(second) && !COURTESY_START.test(second) && !/\d/.test(second);
 }
 
 /**

@@ -3,11 +3,12 @@
  * address window (fields separated by "·" or by commas) and the legal footer (columns, or sentences
  * of comma-separated fields with the capital clause); the addressee stays the bill-to, without its
  * courtesy title ("Monsieur Julien Martin"), and a labelled delivery place beside it is the ship-to;
- * a brand in the letterhead ("NORTHWIND") gives way to the legal name printed elsewhere. And a caption wrapped over
+ * a brand in the letterhead ("NORTHWIND") gives way to the legal name printed elsewhere; a contact
+ * person printed above the addressee's company leaves the company as the bill-to. And a caption wrapped over
  * two lines ("Abweichender / Handelsname:") is part of a label, never a party's name.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { parseParty, wrappedCaptionHead, type BlockLine } from "@/lib/engine/invoice/parties";
+import { parseParty, personAboveOrganisation, wrappedCaptionHead, type BlockLine } from "@/lib/engine/invoice/parties";
 import { withoutCourtesyTitle } from "@/lib/engine/lexicon/invoice-fields";
 import { readInvoice } from "@/lib/engine/invoice/read-invoice";
 import { shutdownOcr } from "@/lib/engine/ocr/pool";
@@ -77,6 +78,25 @@ describe("the addressee of the window", () => {
           if (g.deliveryBeside) expect(body.customer?.shipTo?.name).not.toBe(t.customer);
         });
       }
+
+  for (const language of ["de", "fr", "en"] as const)
+    for (const seed of [1, 2, 3, 4])
+      for (const v of [{ personFirst: true }, { personFirst: true, windowRight: true }, { personFirst: true, logoHead: true }]) {
+        it(`${language} seed ${seed} ${Object.keys(v).join("+")}: the company under its contact person is the bill-to`, async () => {
+          const { t, body } = await parse({ language, layout: "classic", seed, ...v });
+          expect(body.customer?.billTo?.name).toBe(t.customer);
+          expect(body.vendor?.name).toBe(t.vendor);
+        });
+      }
+
+  it("a person above an organisation: only with a legal form, or after a courtesy title", () => {
+    expect(personAboveOrganisation("Claire Dubois", "Maison Lefèvre SAS")).toBe(true);
+    expect(personAboveOrganisation("Mr Tom Baker", "Riverside Dental Practice")).toBe(true);
+    expect(personAboveOrganisation("Claire Dubois", "Riverside Dental Practice")).toBe(false);
+    expect(personAboveOrganisation("Thomas Becker", "Hafenweg 7")).toBe(false);
+    expect(personAboveOrganisation("Weber Logistik GmbH", "Anna Weber")).toBe(false);
+    expect(personAboveOrganisation("Mr Tom Baker", "12 Mill Lane")).toBe(false);
+  });
 
   it("a courtesy title goes, a name stays", () => {
     expect(withoutCourtesyTitle("Monsieur Julien Martin")).toBe("Julien Martin");
