@@ -76,6 +76,22 @@ export interface GenInvoice {
   headerless?: boolean;
   /** A deposit paid before: gross total, the deposit, then the (smaller) amount due. */
   prepaid?: boolean;
+  /** Classic layout: a logo (a picture, no text) instead of the printed letterhead: the vendor is named only by the return-address line and the footer. */
+  logoHead?: boolean;
+  /** Classic layout: no return-address line over the address window. */
+  noSenderLine?: boolean;
+  /** Classic layout: the return-address line separated by commas ("Name GmbH, Street 1, 12345 City"). */
+  senderCommas?: boolean;
+  /** Classic layout: the contact person printed above the addressee's company (no attention prefix; "Frau"/"Mr" title in de/en). */
+  personFirst?: boolean;
+  /** Classic layout: the letterhead prints a brand (the name's first word in capitals) and a slogan; the legal name only in the return-address line and footer. */
+  brandHead?: boolean;
+  /** Classic layout: a labelled delivery address (another place, another name) beside the unlabelled address window. */
+  deliveryBeside?: boolean;
+  /** A private customer: a courtesy title ("Herrn" on its own line, "Monsieur …", "Mr …") before a person's name. */
+  privateCustomer?: boolean;
+  /** The legal footer as centred sentences ("Name GmbH, Sitz Hamburg, Amtsgericht Hamburg HRB 12345 …") instead of columns. */
+  footerSentence?: boolean;
   subtotal: number;
   taxes: { rate: number; amount: number }[];
   tax: number;
@@ -250,6 +266,25 @@ const VENDORS: Record<GenLanguage, { name: string; street: string; city: string;
   ],
 };
 
+/** Private customers: the courtesy title printed before (or, in German, above) the name. */
+const PRIVATE: Record<GenLanguage, { name: string; title: string }> = {
+  de: { name: "Thomas Becker", title: "Herrn" },
+  fr: { name: "Julien Martin", title: "Monsieur" },
+  en: { name: "James Wilson", title: "Mr" },
+};
+/** A letterhead's slogan under the brand. */
+const SLOGAN: Record<GenLanguage, string> = {
+  de: "Ihr Partner für Technik und Service",
+  fr: "Votre partenaire conseil depuis 1998",
+  en: "Quality Service Since 1998",
+};
+/** A delivery place other than the addressee (a labelled block beside the window). */
+const DELIVERY: Record<GenLanguage, string[]> = {
+  de: ["Zentrallager Nord", "Industriestraße 12", "28197 Bremen"],
+  fr: ["Entrepôt Sud", "12 rue de l'Industrie", "69007 Lyon"],
+  en: ["North Warehouse", "4 Dock Road", "Leeds LS1 2AB"],
+};
+
 const CUSTOMERS: Record<GenLanguage, { name: string; person?: string; street: string; city: string }[]> = {
   de: [
     { name: "Weber Logistik GmbH", person: "z. Hd. Frau Anna Weber", street: "Hafenweg 7", city: "28195 Bremen" },
@@ -341,6 +376,14 @@ export interface GenOptions {
   itemRecords?: boolean;
   headerless?: boolean;
   prepaid?: boolean;
+  logoHead?: boolean;
+  noSenderLine?: boolean;
+  senderCommas?: boolean;
+  footerSentence?: boolean;
+  deliveryBeside?: boolean;
+  privateCustomer?: boolean;
+  brandHead?: boolean;
+  personFirst?: boolean;
   /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
   usDates?: boolean;
 }
@@ -351,7 +394,8 @@ export function generateInvoice(o: GenOptions): GenInvoice {
   const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
   const lang = o.language;
   const v = pick(VENDORS[lang]);
-  const c = pick(CUSTOMERS[lang]);
+  const picked = pick(CUSTOMERS[lang]);
+  const c = o.privateCustomer ? { ...PRIVATE[lang], street: picked.street, city: picked.city } : picked;
   const sign = o.creditNote ? -1 : 1;
   const rates = lang === "de" ? [19, 7] : lang === "fr" ? [20, 5.5] : [20, 5];
   const n0 = o.items ?? 2 + Math.floor(rnd() * 4);
@@ -430,6 +474,14 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     itemRecords: !!o.itemRecords,
     headerless: !!o.headerless,
     prepaid: !!o.prepaid,
+    logoHead: !!o.logoHead,
+    noSenderLine: !!o.noSenderLine,
+    senderCommas: !!o.senderCommas,
+    footerSentence: !!o.footerSentence,
+    deliveryBeside: !!o.deliveryBeside,
+    privateCustomer: !!o.privateCustomer,
+    brandHead: !!o.brandHead,
+    personFirst: !!o.personFirst,
     subtotal,
     taxes,
     tax,
@@ -465,6 +517,15 @@ export function benchmarkInvoices(): GenInvoice[] {
     out.push(generateInvoice({ language, layout: "stacked", seed: 5, itemRecords: true, items: 3 }));
     out.push(generateInvoice({ language, layout: "classic", seed: 21, headerless: true, items: 3 }));
     out.push(generateInvoice({ language, layout: "captioned", seed: 22, prepaid: true, twoRates: true }));
+    // A logo instead of a letterhead: the issuer named by a comma-separated return-address line or only by a footer sentence.
+    out.push(generateInvoice({ language, layout: "classic", seed: 23, logoHead: true, senderCommas: true, footerSentence: true }));
+    out.push(generateInvoice({ language, layout: "classic", seed: 24, logoHead: true, noSenderLine: true, footerSentence: true }));
+    // A private addressee (courtesy title) with a labelled delivery place beside the window.
+    out.push(generateInvoice({ language, layout: "classic", seed: 25, privateCustomer: true, deliveryBeside: true }));
+    // A brand and a slogan in the letterhead; the legal name in the return-address line and footer.
+    out.push(generateInvoice({ language, layout: "classic", seed: 26, brandHead: true, footerSentence: true }));
+    // The contact person printed above the addressee's company.
+    out.push(generateInvoice({ language, layout: "classic", seed: 27, personFirst: true }));
   }
   out.push(generateInvoice({ language: "en", layout: "classic", seed: 6, usDates: true, multiLine: true }));
   return out;
@@ -509,7 +570,11 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   // A bill the buyer printed keeps its purchase title (the only sign of who printed it).
   const title = g.buyerPrinted ? lex.purchase : g.creditNote ? lex.credit : lex.title[k % lex.title.length];
   const customerNo = `${10000 + (g.invoiceNo.length * 7919) % 89999}`;
-  const customerLines = [...(g.salutation ? [lex.salutation] : []), g.customer.name, ...(g.customer.person ? [g.customer.person] : []), g.customer.street, g.customer.city];
+  const titled = g.privateCustomer ? (g.language === "de" ? [PRIVATE.de.title, g.customer.name] : [`${PRIVATE[g.language].title} ${g.customer.name}`]) : [g.customer.name];
+  const contact = { de: "Frau Anna Keller", fr: "Claire Dubois", en: "Mr Tom Baker" }[g.language];
+  const customerLines = g.personFirst
+    ? [contact, g.customer.name, g.customer.street, g.customer.city]
+    : [...(g.salutation && !g.privateCustomer ? [lex.salutation] : []), ...titled, ...(g.customer.person ? [g.customer.person] : []), g.customer.street, g.customer.city];
   const vendorLines = [g.vendor.street, g.vendor.city];
   let y: number;
 
@@ -525,12 +590,23 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   } else if (g.layout === "classic") {
     // Letterhead top left, meta table right (label left, value right-aligned), address window.
     const head = g.department ? `${g.vendor.name} ${lex.department}` : g.vendor.name;
-    text(ctx, 50, 40, head, { size: 16, bold: true });
-    text(ctx, 50, 62, vendorLines.join(" · "), { size: 8 });
+    if (g.logoHead) ctx.page.drawRectangle({ x: 50, y: ctx.H - 70, width: 90, height: 40, color: rgb(0.2, 0.3, 0.6) });
+    else if (g.brandHead) {
+      text(ctx, 50, 36, g.vendor.name.split(" ")[0].toUpperCase(), { size: 22, bold: true });
+      text(ctx, 50, 62, SLOGAN[g.language], { size: 9 });
+    } else {
+      text(ctx, 50, 40, head, { size: 16, bold: true });
+      text(ctx, 50, 62, vendorLines.join(" · "), { size: 8 });
+    }
     const wx = g.windowRight ? 330 : 50;
     const mx = g.windowRight ? 50 : 340;
-    text(ctx, wx, 118, `${head} · ${vendorLines.join(" · ")}`, { size: 6 });
+    if (!g.noSenderLine)
+      text(ctx, wx, 118, g.senderCommas ? [head, ...vendorLines].join(", ") : `${head} · ${vendorLines.join(" · ")}`, { size: 6 });
     customerLines.forEach((l, i) => text(ctx, wx, 132 + i * 12, l, { size: 10 }));
+    if (g.deliveryBeside) {
+      text(ctx, wx + 160, 132, `${lex.caption.ship}:`, { size: 8, bold: true });
+      DELIVERY[g.language].forEach((l, i) => text(ctx, wx + 160, 144 + i * 11, l, { size: 8 }));
+    }
     text(ctx, mx, 110, title, { size: 18, bold: true });
     const meta: [string, string][] = [
       [lex.no[k], g.invoiceNo],
@@ -880,6 +956,20 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
 function footer(ctx: Ctx, g: GenInvoice, vendorLines: string[]) {
   const f = 770;
   rule(ctx, 50, 545, f - 6);
+  if (g.footerSentence) {
+    const city = g.vendor.city.replace(/^[\d\s-]+/, "").trim();
+    const lines =
+      g.language === "de"
+        ? [`${g.vendor.name}, ${g.vendor.street}, ${g.vendor.city}, Sitz der Gesellschaft: ${city}, Amtsgericht ${city} HRB 12345`, `Geschäftsführer: Jan Hansen, USt-IdNr.: ${g.vendor.vat}, IBAN: ${g.vendor.iban}`]
+        : g.language === "fr"
+          ? [`${g.vendor.name} au capital de 10 000 € – ${g.vendor.street} – ${g.vendor.city} – RCS ${city} B 123 456 789`, `N° TVA : ${g.vendor.vat} – IBAN : ${g.vendor.iban}`]
+          : [`${g.vendor.name}, registered in England No. 01234567, registered office: ${g.vendor.street}, ${g.vendor.city}`, `VAT No.: ${g.vendor.vat}, IBAN: ${g.vendor.iban}`];
+    lines.forEach((l, i) => {
+      const w = ctx.font.widthOfTextAtSize(l, 6.5);
+      text(ctx, 297 - w / 2, f + i * 9, l, { size: 6.5 });
+    });
+    return;
+  }
   text(ctx, 50, f, g.vendor.name, { size: 7, bold: true });
   vendorLines.forEach((l, i) => text(ctx, 50, f + 10 + i * 9, l, { size: 7 }));
   text(ctx, 230, f, `${g.language === "fr" ? "N° TVA" : g.language === "de" ? "USt-IdNr." : "VAT No."}: ${g.vendor.vat}`, { size: 7 });

@@ -40,6 +40,7 @@ import {
 import { validAbaRouting, checkTaxId, TAX_ID_PATTERN } from "@/lib/engine/invoice/validate";
 import {
   blockAt,
+  COMPANY_SUFFIX,
   captionedName,
   documentDomains,
   looksLikeAddressBlock,
@@ -65,7 +66,13 @@ import { findHeaderlessItems, findItemRecords } from "@/lib/engine/invoice/item-
 import { reconcileTotals, type AmountCandidate } from "@/lib/engine/invoice/totals";
 import { parseAddress } from "@/lib/engine/invoice/address";
 import { US_STATES, countryOf } from "@/lib/engine/invoice/countries";
-import { currencyOfCountry, isIdentifierToken, notAPartyName, withoutDepartment } from "@/lib/engine/lexicon/invoice-fields";
+import {
+  currencyOfCountry,
+  isIdentifierToken,
+  notAPartyName,
+  withoutCourtesyTitle,
+  withoutDepartment,
+} from "@/lib/engine/lexicon/invoice-fields";
 import { camelCase, escapeRegExp, fold, splitCamel } from "@/lib/engine/invoice/text-utils";
 import {
   pruneEmpty,
@@ -476,6 +483,14 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   const vc = vcands.find((c) => nameTokens(c.name).join(" ") !== billName && c.score >= 1.5);
   if (vc && (!vendor || !vendor.party.name)) {
     const fromBlock = vendorFromCandidate(vc, layout, skip);
+    // A brand in the letterhead ("NORTHWIND") whose legal name ("Northwind Analytics Ltd") the
+    // return-address line or the footer prints: the legal name is the vendor's name.
+    const legal = legalNameOf(vc, vcands, billName);
+    if (legal) {
+      fromBlock.party.name = legal.name;
+      fromBlock.sources.name = legal.box;
+      notes.push(`vendor: legal name of the brand "${vc.name}"`);
+    }
     vendor = vendor ? mergeParty(vendor, fromBlock) : fromBlock;
     vendorBlockSegs = fromBlock.segs;
     notes.push(`vendor: ${vc.why.join(", ")}`);
@@ -599,6 +614,8 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   }
   const customer: NonNullable<InvoiceBody["customer"]> = {};
   if (billToResult) {
+    // "Monsieur Julien Martin": the person, without the courtesy title of the address window.
+    if (billToResult.party.name) billToResult.party.name = withoutCourtesyTitle(billToResult.party.name);
     customer.billTo = billToResult.party;
     for (const [k, b] of Object.entries(billToResult.sources)) src(`customer.billTo.${k}`, b);
   }
@@ -1053,6 +1070,26 @@ function mergeParty(a: PartyResult, b: PartyResult): PartyResult {
   return { party, sources };
 }
 
+/**
+ * The legal name of a brand candidate: another candidate (return address, footer, a block) that
+ * starts with the brand's words, adds words and carries a legal form, and is not the buyer.
+ */
+function legalNameOf(
+  vc: ReturnType<typeof vendorCandidates>[number],
+  all: ReturnType<typeof vendorCandidates>,
+  billName: string,
+): { name: string; box: Box } | undefined {
+  if (COMPANY_SUFFIX.test(vc.name)) return undefined;
+  const brand = nameTokens(vc.name);
+  if (brand.length === 0) return undefined;
+  return all.find((c) => {
+    if (c === vc || !COMPANY_SUFFIX.test(c.name)) return false;
+    const toks = nameTokens(c.name);
+    if (toks.join(" ") === billName || toks.length <= brand.length) return false;
+    return brand.every((t, i) => toks[i] === t);
+  });
+}
+
 /** Vendor details from the block (or return-address line) a candidate name came from. */
 function vendorFromCandidate(
   vc: ReturnType<typeof vendorCandidates>[number],
@@ -1064,10 +1101,15 @@ function vendorFromCandidate(
     const text =
       layout.segments.find((s) => s.page === vc.box.page && s.y0 === vc.box.y0 && s.x0 === vc.box.x0)?.text ??
       "";
-    const parts = text
+    let parts = text
       .split(/\s+[-–•·|]\s+|\s*[•·|]\s*/)
       .map((p) => p.trim())
       .filter(Boolean);
+    if (parts.length < 3)
+      parts = text
+        .split(/,\s+/)
+        .map((p) => p.trim())
+        .filter(Boolean);
     const lines: BlockLine[] = parts.map((p) => ({ text: p, words: [], box: vc.box }));
     const r = parseParty(lines, true);
     r.party.name = vc.name;

@@ -178,7 +178,9 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
   let nameDone = !withName;
   let skippedForName = 0;
   const lines = splitLines(rawLines);
+  let skipLine = -1;
   for (const [li, line] of lines.entries()) {
+    if (li === skipLine) continue;
     const text = squash(line.text.replace(OFFICE_RE, ""));
     if (text === "") continue;
     const f = fold(text);
@@ -262,6 +264,12 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
     if (!nameDone) {
       const name = text.replace(ATTN_RE, "").replace(/[,;]$/, "").trim();
       if (/^\(.*\)$/.test(name)) continue;
+      // The first half of a caption wrapped over two lines ("Abweichender / Handelsname:",
+      // "Register-/ / Registriernummer:") is part of a label, never the name.
+      if (wrappedCaptionHead(line, lines[li + 1])) {
+        skippedForName++;
+        continue;
+      }
       // A heading, identifier, street or sentence line before the name: look further (a few lines).
       // A line of role words right above the street is the name all the same (nothing else is).
       const nameByPlace =
@@ -282,6 +290,16 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
         continue;
       }
       if (hasLetter(name) && !isAddressLine(name) && !/^\d/.test(name) && !TITLE_RE.test(name)) {
+        // A contact person printed above the company ("Anna Keller / Weber Logistik GmbH"): the
+        // company is the party, the person its contact.
+        const next = lines[li + 1];
+        if (next && personAboveOrganisation(name, squash(next.text))) {
+          party.name = squash(next.text);
+          sources.name = next.box;
+          nameDone = true;
+          skipLine = li + 1;
+          continue;
+        }
         party.name = name;
         sources.name = line.box;
         nameDone = true;
@@ -316,6 +334,41 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
   }
   if (Object.keys(contact).length > 0) party.contactInformation = contact;
   return { party, sources };
+}
+
+const COURTESY_START =
+  /^(?:herrn?|frau|monsieur|madame|mademoiselle|mme|mlle|m\.|mr\.?|mrs\.?|ms\.?|miss|dr\.?|prof\.?|dhr\.?|mevr\.?|sr\.|sra\.|sig\.(?:ra)?)\s/i;
+
+/**
+ * A person's name above an organisation's: the first line is two to four capitalised words
+ * without digits, legal form or organisation word (a courtesy title makes it a person for sure);
+ * the second carries a legal form (or, after a courtesy title, an organisation word or is any
+ * plausible name line that is not an address, identifier or caption).
+ */
+export function personAboveOrganisation(first: string, second: string): boolean {
+  const words = first.split(/\s+/);
+  if (words.length < 2 || words.length > 4 || /[\d@:&,]/.test(first)) return false;
+  if (!words.every((w) => /^\p{Lu}/u.test(w))) return false;
+  if (COMPANY_SUFFIX.test(first) || ORG_WORDS.test(first)) return false;
+  if (notAPartyName(second) || isAddressLine(second) || isStreetLike(second) || /:/.test(second)) return false;
+  if (COMPANY_SUFFIX.test(second)) return true;
+  return COURTESY_START.test(first) && /^\p{Lu}/u.test(second) && !COURTESY_START.test(second) && !/\d/.test(second);
+}
+
+/**
+ * A line that starts a caption wrapped onto the next line: the next line, in the same column, is a
+ * bare caption of one or two words ending in a colon, and this line is one word without digits,
+ * colon or legal form (or ends in a hyphen or slash, a word cut by the wrap).
+ */
+export function wrappedCaptionHead(line: BlockLine, next: BlockLine | undefined): boolean {
+  if (!next) return false;
+  const t = squash(line.text);
+  const n = squash(next.text);
+  if (!/^[\p{L}][\p{L}.\-/ ]*:$/u.test(n) || n.split(/\s+/).length > 2) return false;
+  if (Math.abs(next.box.x0 - line.box.x0) > Math.max(4, (line.box.y1 - line.box.y0) * 0.8)) return false;
+  if (/[\d:@]/.test(t) || COMPANY_SUFFIX.test(t) || ORG_WORDS.test(t)) return false;
+  if (/[-/]$/.test(t)) return true;
+  return /^\p{L}+$/u.test(t);
 }
 
 function lineLabel(line: BlockLine): LabelOccurrence | undefined {
@@ -458,6 +511,21 @@ function headOfLine(text: string): string {
     .split(/\s+[-–•·|]\s+|\s{2,}|,\s+(?=\d)/)[0]
     .replace(/[,;:]$/, "")
     .trim();
+}
+
+/** A legal-form name's own clause: "… au capital de 10 000 €", "… mit Sitz in Hamburg". */
+const CAPITAL_CLAUSE = /\s+(?:au|with|mit|met|con|com)\s+(?:(?:un\s+)?capital|stammkapital|sitz|share\s+capital)\b.*$/i;
+
+/**
+ * The name at the head of a footer line: before the first separator, and in a sentence of
+ * comma-separated fields ("Hansen GmbH, Hauptstraße 5, 20095 Hamburg, Amtsgericht …") the first
+ * field when it carries a legal form; without the capital clause ("Dupont SARL au capital de …").
+ */
+function footerHead(text: string): string {
+  const head = headOfLine(text).replace(CAPITAL_CLAUSE, "").trim();
+  const first = head.split(/,\s+/)[0].replace(CAPITAL_CLAUSE, "").trim();
+  if (first !== head && COMPANY_SUFFIX.test(first) && first.split(/\s+/).length <= 6) return first;
+  return head;
 }
 
 function plausibleName(text: string): boolean {
@@ -635,10 +703,16 @@ export function vendorCandidates(
         above.segments.some((a) => Math.min(a.x1, seg.x1) - Math.max(a.x0, seg.x0) > (seg.x1 - seg.x0) * 0.5)
       )
         continue;
-      const parts = seg.text
+      let parts = seg.text
         .split(/\s+[-–•·|]\s+|\s*[•·|]\s*/)
         .map((p) => p.trim())
         .filter(Boolean);
+      // "Company AG, Street 1, 12345 City": the fields separated by commas.
+      if (parts.length < 3 && (seg.fontSize ?? context.medianFont) <= context.medianFont)
+        parts = seg.text
+          .split(/,\s+/)
+          .map((p) => p.trim())
+          .filter(Boolean);
       if (
         parts.length >= 3 &&
         parts.slice(1).some((p) => isAddressLine(p) || parseCityLine(p)) &&
@@ -656,7 +730,7 @@ export function vendorCandidates(
     const legal = LEGAL_RE.test(footText);
     for (const row of footRows) {
       for (const seg of row.segments) {
-        const head = headOfLine(seg.text);
+        const head = footerHead(seg.text);
         const alone = head === seg.text.trim();
         if (!plausibleName(head)) continue;
         if (

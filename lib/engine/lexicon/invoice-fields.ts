@@ -140,6 +140,23 @@ export function notAPartyName(text: string): boolean {
 const PLACEHOLDER =
   /^(?:n\s?\/\s?a|none|nil|null|unknown|not\s+(?:available|applicable|specified|provided)|nicht\s+(?:vorhanden|angegeben|verfugbar|bekannt)|keine(?:\s+angaben?)?|unbekannt|non\s+(?:disponible|renseigne|applicable|communique|disponibile|specificato)|neant|inconnu|no\s+(?:disponible|aplica|consta)|sin\s+(?:datos|especificar)|desconocido|nao\s+(?:informado|disponivel|se\s+aplica)|niet\s+(?:beschikbaar|van\s+toepassing|opgegeven)|onbekend|[-–—.\s]+)$/;
 
+/** Courtesy titles printed before a person's name (never part of the name itself). */
+const COURTESY =
+  /^(?:herrn?|frau|monsieur|madame|mademoiselle|mme|mlle|m\.|mr\.?|mrs\.?|ms\.?|miss|messrs\.?|se[nñ]or(?:a)?|sr\.|sra\.|signor(?:a)?|sig\.(?:ra)?|dhr\.|mevr\.|mevrouw|de\s+heer)\s+/iu;
+
+/**
+ * "Monsieur Julien Martin", "Mr James Wilson", "Frau Anna Weber": the person's name without its
+ * courtesy title, when at least two capitalised words (given name and surname) follow it.
+ */
+export function withoutCourtesyTitle(name: string): string {
+  const m = COURTESY.exec(name.trim());
+  if (!m) return name;
+  const rest = name.trim().slice(m[0].length).trim();
+  const words = rest.split(/\s+/);
+  if (words.length < 2 || words.length > 4 || !words.every((w) => /^\p{Lu}/u.test(w))) return name;
+  return rest;
+}
+
 /**
  * A department after the organisation's name ("Free Service Abonnés", "Acme GmbH Kundenservice",
  * "Northwind Ltd Accounts Department"): the organisation is the part before it.
