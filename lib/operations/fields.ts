@@ -99,6 +99,20 @@ export const common = {
   }),
 } as const;
 
+/**
+ * The job fields most operations take in this order: the source's password, the output's name
+ * and link lifetime, background running with its callback, and basic auth for the source URL.
+ */
+export const jobFields = {
+  password: common.password,
+  name: common.name,
+  async: common.async,
+  callback: common.callback,
+  httpusername: common.httpusername,
+  httppassword: common.httppassword,
+  expiration: common.expiration,
+} as const;
+
 const aes = z.enum(["AES128", "AES192", "AES256"]);
 
 /** Profile keys shared by several operations (inside `profiles`). */

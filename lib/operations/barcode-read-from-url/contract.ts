@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { common, encryptionProfileKeys, meta, profiles } from "@/lib/operations/fields";
+import { common, encryptionProfileKeys, jobFields, meta, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
 
 const foundBarcode = z.object({
@@ -36,13 +36,7 @@ export const operation = defineOperation({
       advanced: true,
     }),
     pages: common.pages0,
-    password: common.password,
-    name: common.name,
-    async: common.async,
-    callback: common.callback,
-    httpusername: common.httpusername,
-    httppassword: common.httppassword,
-    expiration: common.expiration,
+    ...jobFields,
     profiles: profiles({ ...encryptionProfileKeys }),
   }),
   input: "document",

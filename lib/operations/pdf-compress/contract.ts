@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
+import { common, encryptionProfileKeys, jobFields, meta, profileKeys, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
 
 /**
@@ -145,13 +145,7 @@ export const operation = defineOperation({
       help: "0-based pages whose images are processed (0, 1-3, 5-, !0). Empty = all pages. The output always has every page.",
       widget: "pages",
     }),
-    password: common.password,
-    name: common.name,
-    async: common.async,
-    callback: common.callback,
-    httpusername: common.httpusername,
-    httppassword: common.httppassword,
-    expiration: common.expiration,
+    ...jobFields,
     profiles: profiles({
       outputDataFormat: profileKeys.outputDataFormat,
       JPEGQuality: meta(z.number().int().min(1).max(100).optional(), {

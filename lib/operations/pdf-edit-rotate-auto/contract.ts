@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
+import { common, encryptionProfileKeys, jobFields, meta, profileKeys, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
 
 /**
@@ -20,13 +20,7 @@ export const operation = defineOperation({
       help: "Language of scanned pages, used when orientation is found by reading the page: eng (default), deu, fra..., or eng+deu.",
       advanced: true,
     }),
-    password: common.password,
-    name: common.name,
-    async: common.async,
-    callback: common.callback,
-    httpusername: common.httpusername,
-    httppassword: common.httppassword,
-    expiration: common.expiration,
+    ...jobFields,
     profiles: profiles({ outputDataFormat: profileKeys.outputDataFormat, ...encryptionProfileKeys }),
   }),
   input: "pdf",

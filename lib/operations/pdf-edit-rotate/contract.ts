@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
+import { common, encryptionProfileKeys, jobFields, meta, profileKeys, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
 
 /**
@@ -33,13 +33,7 @@ export const operation = defineOperation({
       widget: "pages",
       example: "0-2,4",
     }),
-    password: common.password,
-    name: common.name,
-    async: common.async,
-    callback: common.callback,
-    httpusername: common.httpusername,
-    httppassword: common.httppassword,
-    expiration: common.expiration,
+    ...jobFields,
     profiles: profiles({ outputDataFormat: profileKeys.outputDataFormat, ...encryptionProfileKeys }),
   }),
   input: "pdf",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { common, encryptionProfileKeys, profileKeys, profiles } from "@/lib/operations/fields";
+import { common, encryptionProfileKeys, jobFields, profileKeys, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
 
 export const foundTableSchema = z.object({
@@ -31,13 +31,7 @@ export const operation = defineOperation({
     url: common.url,
     pages: common.pages0,
     inline: common.inline,
-    password: common.password,
-    name: common.name,
-    async: common.async,
-    callback: common.callback,
-    httpusername: common.httpusername,
-    httppassword: common.httppassword,
-    expiration: common.expiration,
+    ...jobFields,
     profiles: profiles({ outputDataFormat: profileKeys.outputDataFormat, ...encryptionProfileKeys }),
   }),
   input: "pdf",

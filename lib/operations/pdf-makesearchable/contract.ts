@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { common, encryptionProfileKeys, meta, ocrProfileKeys, profileKeys, profiles } from "@/lib/operations/fields";
+import { common, encryptionProfileKeys, jobFields, meta, ocrProfileKeys, profileKeys, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
 
 /**
@@ -27,13 +27,7 @@ export const operation = defineOperation({
       advanced: true,
       example: "0 0 612 200",
     }),
-    password: common.password,
-    name: common.name,
-    async: common.async,
-    callback: common.callback,
-    httpusername: common.httpusername,
-    httppassword: common.httppassword,
-    expiration: common.expiration,
+    ...jobFields,
     profiles: profiles({
       OCRMode: meta(z.enum(["Auto", "Always"]).optional(), {
         label: "OCR mode",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
+import { common, encryptionProfileKeys, jobFields, meta, profileKeys, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
 
 /**
@@ -16,13 +16,7 @@ export const operation = defineOperation({
   params: z.object({
     url: common.url,
     pages: common.pages0,
-    password: common.password,
-    name: common.name,
-    async: common.async,
-    callback: common.callback,
-    httpusername: common.httpusername,
-    httppassword: common.httppassword,
-    expiration: common.expiration,
+    ...jobFields,
     profiles: profiles({
       RenderResolution: meta(z.number().int().min(72).max(600).optional(), {
         label: "Resolution (dpi)",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { common, encryptionProfileKeys, meta, profileKeys, profiles } from "@/lib/operations/fields";
+import { common, encryptionProfileKeys, jobFields, meta, profileKeys, profiles } from "@/lib/operations/fields";
 import { defineOperation } from "@/lib/operations/types";
 
 /** Defaults of the v1 optimize profile keys (public API: JPEG, 25, true, 120, false). */
@@ -26,13 +26,7 @@ export const operation = defineOperation({
   deprecated: true,
   params: z.object({
     url: common.url,
-    password: common.password,
-    name: common.name,
-    async: common.async,
-    callback: common.callback,
-    httpusername: common.httpusername,
-    httppassword: common.httppassword,
-    expiration: common.expiration,
+    ...jobFields,
     profiles: profiles({
       outputDataFormat: profileKeys.outputDataFormat,
       ImageOptimizationFormat: meta(z.enum(["JPEG", "Flate", "Fax"]).optional(), {
