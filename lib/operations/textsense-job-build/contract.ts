@@ -127,5 +127,10 @@ export const operation = defineOperation({
     const t = readTextSenseOptions(p.options).job.outputType;
     return { name: `${textSenseBaseName(p.name)}.${t}`, contentType: textSenseOutputTypes[t] };
   },
-  response: z.object({}),
+  response: z.object({
+    url: z
+      .string()
+      .optional()
+      .describe("URL of the output (json, txt or pdf as outputType asks): in /v1/job/check's answer (and the callback's) once the job succeeded."),
+  }),
 });
