@@ -141,6 +141,11 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
     const duration = Date.now() - started;
     metrics().jobSeconds.observe({ operation: row.operation, status: err.status === 445 ? "aborted" : "failed" }, duration / 1000);
     log.info(`job finished: ${row.operation} failed (${err.status}) in ${duration} ms`);
+    // The promised URL holds the error before job check says "failed", as it holds the output
+    // before it says "success": a client that fetches it at once never gets 404.
+    if (payload?.promised) {
+      await fillReservedOutput(payload.promised.id, payload.promised.name, JSON.stringify(err.toBody()), "application/json").catch(() => {});
+    }
     await finishJob(jobId, {
       status: err.status === 445 ? "aborted" : "failed",
       result: { ...err.toBody(), credits: 0, remainingCredits: remaining, duration },
@@ -149,9 +154,6 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
       finishedAt: new Date(),
       durationMs: duration,
     });
-    if (payload?.promised) {
-      await fillReservedOutput(payload.promised.id, payload.promised.name, JSON.stringify(err.toBody()), "application/json").catch(() => {});
-    }
   } finally {
     clearTimeout(deadlineTimer);
     releaseJob(jobId);
