@@ -114,7 +114,7 @@ export function segmentRows(segments: Segment[]): string[][] {
   return rows;
 }
 
-/** RFC 4180 CSV with every cell quoted and CR LF after each row (the seed's format). */
+/** RFC 4180 CSV with every cell quoted and CR LF after each row (the public API's format). */
 export function toCsv(rows: string[][]): string {
   const lines = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) {

@@ -4,7 +4,7 @@
  */
 
 /**
- * ColumnDetectionMode of the seed:
+ * ColumnDetectionMode of the public API:
  * - ContentGroupsAndBorders (default): ruling lines where a table has them, whitespace elsewhere.
  * - ContentGroups: whitespace (content groups) only; ruling lines are ignored.
  * - Borders: columns and rows only from ruling lines; text outside ruled tables comes out one
@@ -20,7 +20,7 @@ export type ColumnDetectionMode =
   | "BorderedTables"
   | "ContentGroupsAI";
 
-/** lineGrouping 1/2/3 of the seed, or LineGroupingMode. */
+/** lineGrouping 1/2/3 of the public API, or LineGroupingMode. */
 export type LineGrouping = "None" | "GroupByRows" | "GroupByColumns" | "JoinOrphanedRows";
 
 export interface TableOptions {

@@ -9,7 +9,7 @@ import type { PageText, Word } from "@/lib/engine/text/types";
  * The page as rows of columns of text objects (each with its box, font and colour), the tree
  * behind PDF → JSON, JSON2 and XML:
  * - textRows: rows are visual lines, columns are the line's content groups (words closer than
- *   the column gap), as the seed's "text objects".
+ *   the column gap), as the public API's "text objects".
  * - tableRows: rows and cells of the table analysis (as in PDF → CSV): a table row's cells are
  *   its columns (empty cells kept), merged cells carry their span, text between tables is one
  *   row per line.
