@@ -84,6 +84,12 @@ export interface GenInvoice {
   senderCommas?: boolean;
   /** Classic layout: the contact person printed above the addressee's company (no attention prefix; "Frau"/"Mr" title in de/en). */
   personFirst?: boolean;
+  /** A contact line ("Contact: Claire Dubois, Service achats") above the addressee's company. */
+  contactFirst?: boolean;
+  /** Totals as a caption row over a value row, a payment paragraph set beside them in between. */
+  totalsGrid?: boolean;
+  /** A service-period caption that starts like the date label ("Date de début de prestation : …"). */
+  periodCaption?: boolean;
   /** Classic layout: the letterhead prints a brand (the name's first word in capitals) and a slogan; the legal name only in the return-address line and footer. */
   brandHead?: boolean;
   /** Classic layout: a labelled delivery address (another place, another name) beside the unlabelled address window. */
@@ -384,6 +390,12 @@ export interface GenOptions {
   privateCustomer?: boolean;
   brandHead?: boolean;
   personFirst?: boolean;
+  /** A contact line ("Contact: Claire Dubois, Service achats") above the addressee's company. */
+  contactFirst?: boolean;
+  /** Totals as a caption row over a value row, a payment paragraph set beside them in between. */
+  totalsGrid?: boolean;
+  /** A service-period caption that starts like the date label ("Date de début de prestation : …"). */
+  periodCaption?: boolean;
   /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
   usDates?: boolean;
 }
@@ -482,6 +494,9 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     privateCustomer: !!o.privateCustomer,
     brandHead: !!o.brandHead,
     personFirst: !!o.personFirst,
+    contactFirst: !!o.contactFirst,
+    totalsGrid: !!o.totalsGrid,
+    periodCaption: !!o.periodCaption,
     subtotal,
     taxes,
     tax,
@@ -526,6 +541,9 @@ export function benchmarkInvoices(): GenInvoice[] {
     out.push(generateInvoice({ language, layout: "classic", seed: 26, brandHead: true, footerSentence: true }));
     // The contact person printed above the addressee's company.
     out.push(generateInvoice({ language, layout: "classic", seed: 27, personFirst: true }));
+    // A contact line over the buyer's company, totals in a caption grid, a period caption by the date.
+    out.push(generateInvoice({ language, layout: "stacked", seed: 28, contactFirst: true, totalsGrid: true, periodCaption: true, twoRates: true }));
+    out.push(generateInvoice({ language, layout: "classic", seed: 29, totalsGrid: true, periodCaption: true }));
   }
   out.push(generateInvoice({ language: "en", layout: "classic", seed: 6, usDates: true, multiLine: true }));
   return out;
@@ -567,13 +585,17 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   const k = g.variant;
   const date = formatDate(g.invoiceDate, g.language, g.dateStyle);
   const due = formatDate(g.dueDate, g.language, g.dateStyle);
+  const periodStart = formatDate(`${g.invoiceDate.slice(0, 8)}01`, g.language, g.dateStyle);
   // A bill the buyer printed keeps its purchase title (the only sign of who printed it).
   const title = g.buyerPrinted ? lex.purchase : g.creditNote ? lex.credit : lex.title[k % lex.title.length];
   const customerNo = `${10000 + (g.invoiceNo.length * 7919) % 89999}`;
   const titled = g.privateCustomer ? (g.language === "de" ? [PRIVATE.de.title, g.customer.name] : [`${PRIVATE[g.language].title} ${g.customer.name}`]) : [g.customer.name];
   const contact = { de: "Frau Anna Keller", fr: "Claire Dubois", en: "Mr Tom Baker" }[g.language];
+  const contactLine = { de: "Kontakt: Anna Keller, Einkauf", fr: "Contact : Claire Dubois, Service achats", en: "Contact: Tom Baker, Purchasing" }[g.language];
   const customerLines = g.personFirst
     ? [contact, g.customer.name, g.customer.street, g.customer.city]
+    : g.contactFirst
+      ? [contactLine, g.customer.name, g.customer.street, g.customer.city]
     : [...(g.salutation && !g.privateCustomer ? [lex.salutation] : []), ...titled, ...(g.customer.person ? [g.customer.person] : []), g.customer.street, g.customer.city];
   const vendorLines = [g.vendor.street, g.vendor.city];
   let y: number;
@@ -618,6 +640,7 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
       text(ctx, mx, 140 + i * 14, a);
       text(ctx, mx + 205, 140 + i * 14, b, { right: true });
     });
+    if (g.periodCaption) text(ctx, mx, 200, `${PERIOD[g.language]}: ${periodStart}`, { size: 8 });
     y = 230;
   } else if (g.layout === "stacked") {
     // Title, a row of labels above their values, parties side by side under role headings.
@@ -631,6 +654,7 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
       text(ctx, 50 + i * 150, 80, a, { size: 8, bold: true });
       text(ctx, 50 + i * 150, 93, b, { size: 10 });
     });
+    if (g.periodCaption) text(ctx, 50, 110, `${PERIOD[g.language]}: ${periodStart}`, { size: 8 });
     text(ctx, 50, 130, lex.seller[k], { size: 8, bold: true });
     [g.vendor.name, ...vendorLines, `${g.language === "fr" ? "TVA" : g.language === "de" ? "USt-IdNr." : "VAT"}: ${g.vendor.vat}`].forEach((l, i) =>
       text(ctx, 50, 144 + i * 12, l),
@@ -907,6 +931,16 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
     const deposit = r2(Math.round(g.total * 0.3));
     rows.push([lex.prepaid[0], g.total, true], [lex.prepaid[1], -deposit, false], [lex.prepaid[2], r2(g.total - deposit), true]);
   } else rows.push([lex.total[k], g.total, true]);
+  if (g.totalsGrid) {
+    // "TOTAL HT | TOTAL TVA | TOTAL TTC" over their amounts, the payment paragraph beside them.
+    const G = GRID[g.language];
+    const X = [390, 470, 545];
+    G.captions.forEach((c, i) => text(ctx, X[i], y, c, { size: 8, bold: true, right: true }));
+    G.paragraph.forEach((l, i) => text(ctx, 50, y + 8 + i * 9, l, { size: 7 }));
+    [g.subtotal, g.tax, g.total].forEach((v, i) => text(ctx, X[i], y + 32, formatAmount(v, g.numberFormat), { size: 9, right: true }));
+    rows.length = 0;
+    y += 48;
+  }
   for (const [label, value, strong] of rows) {
     // In columns: the label in the description column, the amount in the amount column.
     text(ctx, g.totalsInColumns ? 50 : 330, y, label, { bold: strong });
@@ -951,6 +985,41 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   } else footer(ctx, g, vendorLines);
   return Buffer.from(await doc.save());
 }
+
+/** Totals grids: captions over amounts, and the payment paragraph printed beside them. */
+const GRID: Record<GenLanguage, { captions: string[]; paragraph: string[] }> = {
+  fr: {
+    captions: ["TOTAL HT", "TOTAL TVA", "TOTAL TTC"],
+    paragraph: [
+      "Tout retard de paiement engendre une pénalité exigible",
+      "calculée sur la base de trois fois le taux d'intérêt légal.",
+      "Indemnité forfaitaire pour frais de recouvrement : 40 €.",
+    ],
+  },
+  de: {
+    captions: ["Summe netto", "Summe MwSt.", "Gesamtbetrag"],
+    paragraph: [
+      "Bei Zahlungsverzug berechnen wir Verzugszinsen",
+      "in Höhe von neun Prozentpunkten über dem Basiszins.",
+      "Skonto wird nicht gewährt.",
+    ],
+  },
+  en: {
+    captions: ["Total net", "Total VAT", "Total due"],
+    paragraph: [
+      "Late payment incurs interest at 8% above base rate",
+      "and a fixed recovery fee as permitted by law.",
+      "No discount is given for early payment.",
+    ],
+  },
+};
+
+/** A service-period caption that starts like the date label. */
+const PERIOD: Record<GenLanguage, string> = {
+  fr: "Date de début de prestation",
+  de: "Datum Leistungsbeginn",
+  en: "Date of service start",
+};
 
 /** The vendor's legal block at the foot of the page. */
 function footer(ctx: Ctx, g: GenInvoice, vendorLines: string[]) {

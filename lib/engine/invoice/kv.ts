@@ -149,9 +149,13 @@ export function valuesFor(occ: LabelOccurrence, layout: Layout, labelSegs: Set<n
       page.width,
       ...labelRow.segments.filter((s) => s.x0 > seg.x1).map((s) => s.x0),
     );
-    for (let r = seg.row + 1; r < page.rows.length && r <= seg.row + 4; r++) {
+    // A caption over a column kept clear of other text (a paragraph set beside a totals grid,
+    // "TOTAL HT | TOTAL TVA | TOTAL TTC" over amounts three lines down): its number still is its value.
+    let clear = true;
+    for (let r = seg.row + 1; r < page.rows.length && r <= seg.row + 5; r++) {
       const row2 = page.rows[r];
-      if (row2.y0 - seg.y1 > lh * 2.6) break;
+      const far = row2.y0 - seg.y1 > lh * 2.6;
+      if (far && (!clear || row2.y0 - seg.y1 > lh * 5.5)) break;
       // Rows are in reading order; one set above the label (a rotated watermark) is not under it.
       if (row2.y0 < seg.y0) continue;
       let under = row2.segments.filter(
@@ -163,11 +167,13 @@ export function valuesFor(occ: LabelOccurrence, layout: Layout, labelSegs: Set<n
         under = row2.segments.filter((s) => s.x0 >= seg.x0 - 2 && s.x1 <= cellRight + 2);
       // The value under a label cell lines up with it more than with its neighbours.
       const best = under.sort((a, b) => Math.abs(a.x0 - seg.x0) - Math.abs(b.x0 - seg.x0))[0];
+      if (best && far && !/\d/.test(best.text)) break;
       if (best) {
         if (labelSegs.has(best.id)) break;
         out.push({ occ, direction: "below", text: best.text, words: best.words, box: best, seg: best });
         break;
       }
+      if (row2.segments.some((s) => xOverlap(s, seg) > 0)) clear = false;
     }
   }
   return out;

@@ -171,8 +171,8 @@ const defs: [string, LabelKind, number, string[]][] = [
     [
       "(?:total\\s+)?(?:sales\\s+)?tax(?:es)?(?:\\s+(?:amount|total))?",
       "(?:total\\s+)?vat(?:\\s+(?:amount|total))?|(?:total\\s+)?gst|hst|pst|qst|[cis]gst|igst",
-      "(?:montant\\s+)?(?:de\\s+la\\s+)?tva|taxes?",
-      "mwst\\.?|ust\\.?|umsatzsteuer|mehrwertsteuer",
+      "(?:(?:montant|total)\\s+)?(?:(?:de\\s+la|des)\\s+)?(?:tva|taxes?)",
+      "(?:(?:summe|gesamt|gesamtbetrag)\\s+)?(?:mwst\\.?|ust\\.?|umsatzsteuer|mehrwertsteuer)",
       "btw(?:\\s+bedrag)?|iva|(?:total\\s+)?impuestos?|imposta|imposte|i\\.v\\.a\\.",
     ],
   ],
@@ -208,7 +208,7 @@ const defs: [string, LabelKind, number, string[]][] = [
     [
       `bill(?:ed)?${SP}to|invoice(?:d)?\\s+to|sold${SP}to|billing\\s+address|invoice\\s+address|bill\\s+to\\s+address`,
       "customer(?:\\s+(?:details|information|address|name))?|client(?:\\s+(?:details|information|address))?|buyer|purchaser|recipient",
-      "factur(?:e|er)\\s+a|adresse\\s+de\\s+facturation|destinataire|rechnungs(?:adresse|anschrift|empfanger)|kunde|empfanger",
+      "factur(?:e|er)\\s+a|adresse\\s+de\\s+facturation|adresse\\s+(?:du\\s+)?client|kundenadresse|kundenanschrift|klantadres|direccion\\s+del\\s+cliente|indirizzo\\s+(?:del\\s+)?cliente|endereco\\s+do\\s+cliente|destinataire|rechnungs(?:adresse|anschrift|empfanger)|kunde|empfanger",
       "factuuradres|factuur\\s+aan|facturar\\s+a|cobrar\\s+a|cliente|destinatario|intestatario",
       // Section headings that name the buyer's role ("Informationen zum Käufer", "Buyer information").
       "k(?:a|ae)ufer|acheteur|comprador|acquirente|koper|afnemer",

@@ -367,6 +367,9 @@ function stripQualifiers(text: string): string {
 }
 
 /** Whether a row is a line-item header: known column names, at least one of them numeric. */
+const TOTALS_CAPTION =
+  /^(?:(?:grand|sub|sous)[\s-]?)?(?:total|totaux|gesamt|summe|zwischensumme|totaal|subtotaal|totale|subtotale|importe\s+total|montant\s+total|net\s+a\s+payer)\b/;
+
 export function readHeader(row: Row, pageWidth = 612): Column[] | undefined {
   if (row.words.length < 2 || row.words.length > 24) return undefined;
   const { cells, coverage } = headerCells(row);
@@ -379,6 +382,12 @@ export function readHeader(row: Row, pageWidth = 612): Column[] | undefined {
   if (known.length < 2 || (coverage < 0.6 && !strong)) return undefined;
   if (numeric.length === 0) return undefined;
   if (!hasText && numeric.length < 2) return undefined;
+  // "TOTAL HT | TOTAL TVA | TOTAL TTC": the captions of a totals grid, not of item columns.
+  if (
+    !known.some((c) => ["quantity", "unitPrice", "description", "itemCode"].includes(c.role)) &&
+    known.filter((c) => TOTALS_CAPTION.test(fold(c.text))).length >= 2
+  )
+    return undefined;
   // Header cells are on one line and not sentences: reject rows with long unknown text.
   if (cells.some((c) => c.role === "other" && c.words.length > (strong ? 6 : 3))) return undefined;
   const cols: Column[] = cells.map((c) => ({
@@ -915,10 +924,18 @@ function readRows(
         }
         if (cells.length >= 2) footers.push({ field: hit.label.field, cells });
       }
+      // A row of totals captions without amounts ("TOTAL HT | TOTAL TVA | TOTAL TTC"): the
+      // totals grid under the table starts; the amounts under it are not an item.
+      const captions = row.segments.filter((sg) => {
+        const h = matchLabelAt(foldKeepLength(sg.text), 0, LABELS);
+        return h && TOTALS_FIELDS.has(h.label.field);
+      });
+      const captionRow = captions.length >= 2 && !findAmounts(row.text, decimal).some((a) => !a.isPercent);
       if (
-        hit &&
-        (hit.label.field === "total" || hit.label.field === "balanceDue") &&
-        !/sub|zwischen|sous/.test(fold(row.text))
+        captionRow ||
+        (hit &&
+          (hit.label.field === "total" || hit.label.field === "balanceDue") &&
+          !/sub|zwischen|sous/.test(fold(row.text)))
       ) {
         closed = true;
         break;

@@ -40,6 +40,7 @@ import {
 import { validAbaRouting, checkTaxId, TAX_ID_PATTERN } from "@/lib/engine/invoice/validate";
 import {
   blockAt,
+  partyHeading,
   COMPANY_SUFFIX,
   captionedName,
   documentDomains,
@@ -101,6 +102,9 @@ interface Candidate {
   occ: LabelOccurrence;
   raw: RawValue;
 }
+
+/** Words and then a colon: the rest of a caption that a shorter label matched the start of. */
+const CAPTION_TAIL = /^[\p{L}'’.\-]+(?:\s+[\p{L}'’.\-]+){0,6}\s*:/u;
 
 const DIRECTION_BONUS = { inline: 0.6, right: 0.4, below: 0.25 } as const;
 
@@ -327,6 +331,10 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   for (const occ of occs) {
     const { field, kind } = occ.hit.label;
     if (kind === "block") continue;
+    // The label is only the start of a longer caption ("Date de début de prestation : …",
+    // "Date de facture associée : …", "Invoice date of the original: …"): that caption names
+    // another value, not this field.
+    if (CAPTION_TAIL.test(occ.inline) && !occ.hit.hasColon) continue;
     const raws = valuesFor(occ, layout, labelSegs);
     if (kind === "amount") {
       // Inline amount, unless it is a rate's base ("Tax 15% on $ 112.90 | $ 16.94"); else the
@@ -411,7 +419,7 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   const partyBlock = (field: "billTo" | "shipTo" | "vendor" | "bankAddress") => {
     const list = occs
       .filter((o) => o.hit.label.field === field && o.hit.start <= 1)
-      .filter((o) => o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly)
+      .filter(partyHeading)
       // "Vendor Bill 2025-17" is a document title, not the vendor's section.
       .filter((o) => !PURCHASE_TITLE_RE.test(fold(o.seg.text.trim())))
       .sort(
@@ -443,7 +451,7 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
   const roleName = (field: "billTo" | "vendor") => {
     for (const o of occs) {
       if (o.hit.label.field !== field || o.hit.start > 1) continue;
-      if (!(o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly)) continue;
+      if (!partyHeading(o)) continue;
       const n = captionedName(o, layout);
       if (n) return n;
     }
@@ -649,7 +657,11 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
       // / "Total TVA" the tax ("brutto", "TTC", "incl." keep it the gross).
       let f: (typeof amountFields)[number] = f0;
       if (f0 === "total") {
-        const rowText = fold(page?.rows[c.occ.seg.row]?.text ?? c.occ.seg.text);
+        // (a caption over its value is qualified by its own words only: "Summe netto | Summe
+        // MwSt. | Gesamtbetrag" is a row of three captions)
+        const rowText = fold(
+          c.raw.direction === "right" ? (page?.rows[c.occ.seg.row]?.text ?? c.occ.seg.text) : c.occ.seg.text,
+        );
         const gross = /\b(?:brutto|gross|ttc|incl\.?|inkl\.?|including|inclusive|inclusief|toutes\s+taxes|con\s+iva|ivato|a\s+payer|payable|to\s+pay|due|zu\s+zahlen|zahlbar|te\s+betalen|a\s+pagar|da\s+pagare)\b/.test(
           rowText,
         );

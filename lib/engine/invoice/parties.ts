@@ -69,11 +69,26 @@ const BLOCK_STOP = new Set([
   "balanceDue",
 ]);
 
+/**
+ * A role word heads a party's section when it stands alone ("Seller", "Bill to:", "Käufer /
+ * Buyer") or is set off from the text after it ("Seller: ACME"): at the start of "Seller trade
+ * name" or "Buyer contact name" it is part of a value, not a label.
+ */
+export function partyHeading(o: LabelOccurrence): boolean {
+  return (
+    (o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly) &&
+    (o.inline === "" || o.inline.startsWith("/") || /[:\-–]/.test(o.seg.text.slice(o.hit.end, o.hit.valueStart)))
+  );
+}
+
+const PARTY_FIELDS = new Set(["billTo", "shipTo", "vendor"]);
+
 function stopsBlock(seg: Segment): boolean {
   const occs = labelsInSegment(seg);
   if (occs.length === 0) return false;
   const o = occs[0];
   if (!BLOCK_STOP.has(o.hit.label.field)) return false;
+  if (PARTY_FIELDS.has(o.hit.label.field)) return partyHeading(o);
   // A weak word label ("to", "total", "date") only stops the block when it looks like a label.
   return o.hit.label.weight >= 2 || o.hit.hasColon || o.labelOnly;
 }
@@ -278,7 +293,11 @@ export function parseParty(rawLines: BlockLine[], withName = true): PartyResult 
         !/:\s*$/.test(name) &&
         lines[li + 1] !== undefined &&
         (isStreetLike(lines[li + 1].text) || isAddressLine(lines[li + 1].text));
-      if (notAPartyName(name) && !isAddressLine(name) && !nameByPlace) {
+      // Under its heading, a party may be named by role with an article ("LE CLIENT", "The
+      // Buyer", "L'ACHETEUR"): a heading never starts with an article, so that is the name.
+      const roleByArticle =
+        isHeadingOnly(name) && !/:\s*$/.test(name) && /^(?:(?:le|la|les|the|der|die|das|el|il|lo|het|de)\s|l['’])\p{L}/iu.test(name);
+      if (notAPartyName(name) && !isAddressLine(name) && !nameByPlace && !roleByArticle) {
         // A heading, caption, identifier, street or sentence is never the name: look at the next
         // lines (a few), and rather give no name than a wrong one.
         skippedForName++;

@@ -118,6 +118,9 @@ export function notAPartyName(text: string): boolean {
   if (/:\s*$/.test(t)) return true;
   if (isHeadingOnly(t)) return true;
   if (PLACEHOLDER.test(fold(t))) return true;
+  // A contact line ("Contact: Jean Dupont", "Buyer contact name, Buyer dep", "Ihr Ansprechpartner …")
+  // names a person to ask, not the party (unless a legal form says it is a company).
+  if (CONTACT_LINE.test(fold(t)) && !LEGAL_FORM.test(fold(t))) return true;
   const tokens = t.split(/\s+/);
   if (tokens.some(isIdentifierToken)) return true;
   const f = fold(t);
@@ -135,6 +138,10 @@ export function notAPartyName(text: string): boolean {
   if (tokens.length >= 5 && words.some((w) => SENTENCE_WORDS.has(w))) return true;
   return false;
 }
+
+const CONTACT_LINE =
+  /(?:^|\s)(?:contact|kontakt(?:person)?|ansprechpartner(?:in)?|contacto|contatto|contactpersoon|interlocuteur|persona\s+de\s+contacto)(?=[\s:.,]|$)/;
+const LEGAL_FORM = /\b(?:gmbh|ag|kg|ohg|ug|e\.?\s?k|ltd|limited|inc|llc|plc|corp|sarl|sas|sasu|eurl|sa|bv|nv|vof|srl|spa|sl|lda|ltda|oy|ab|as|aps)\b\.?/;
 
 /** What forms print for an empty field ("n/a", "nicht vorhanden", "non renseigné", "não informado"). */
 const PLACEHOLDER =

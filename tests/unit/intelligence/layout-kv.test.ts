@@ -1,47 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { PageText, Word } from "@/lib/engine/text/types";
+import type { Word } from "@/lib/engine/text/types";
+import { line, page } from "@/tests/helpers/layout-words";
 import { buildLayout } from "@/lib/engine/invoice/layout";
 import { findLabels, valuesFor } from "@/lib/engine/invoice/kv";
 import { parseInvoice } from "@/lib/engine/invoice/parse-invoice";
 import { reconcileTotals, type AmountCandidate } from "@/lib/engine/invoice/totals";
-
-/** Words of a line of text at (x, y), Helvetica-like widths (0.5 em a character). */
-let lineId = 0;
-function line(x: number, y: number, text: string, size = 10, bold = false): Word[] {
-  const id = lineId++;
-  const out: Word[] = [];
-  let cx = x;
-  for (const t of text.split(" ")) {
-    if (t === "") {
-      cx += size * 0.28;
-      continue;
-    }
-    const w = t.length * size * 0.5;
-    out.push({
-      text: t,
-      x0: cx,
-      y0: y,
-      x1: cx + w,
-      y1: y + size * 1.15,
-      fontSize: size,
-      fontName: bold ? "Helvetica-Bold" : "Helvetica",
-      bold,
-      italic: false,
-      color: 0,
-      lineId: id,
-    });
-    cx += w + size * 0.28;
-  }
-  return out;
-}
-const page = (words: Word[][], index = 0): PageText => ({
-  index,
-  width: 595,
-  height: 842,
-  rotation: 0,
-  words: words.flat(),
-  rules: [],
-});
 
 describe("layout: rows and segments", () => {
   it("splits a row at wide gaps and keeps stacked lines apart", () => {
