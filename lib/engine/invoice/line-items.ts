@@ -366,10 +366,11 @@ function stripQualifiers(text: string): string {
   return changed ? t : "";
 }
 
-/** Whether a row is a line-item header: known column names, at least one of them numeric. */
+/** A totals caption ("TOTAL HT", "Summe MwSt.", "Gesamtbetrag"), folded. */
 const TOTALS_CAPTION =
   /^(?:(?:grand|sub|sous)[\s-]?)?(?:total|totaux|gesamt|summe|zwischensumme|totaal|subtotaal|totale|subtotale|importe\s+total|montant\s+total|net\s+a\s+payer)\b/;
 
+/** Whether a row is a line-item header: known column names, at least one of them numeric. */
 export function readHeader(row: Row, pageWidth = 612): Column[] | undefined {
   if (row.words.length < 2 || row.words.length > 24) return undefined;
   const { cells, coverage } = headerCells(row);
