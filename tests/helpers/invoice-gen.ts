@@ -90,6 +90,11 @@ export interface GenInvoice {
   totalsGrid?: boolean;
   /** A service-period caption that starts like the date label ("Date de début de prestation : …"). */
   periodCaption?: boolean;
+  /**
+   * Classic layout: the letterhead prints a trade name (no legal form), its address and its VAT
+   * number; the legal footer names another company (a billing agent) with another VAT number.
+   */
+  agentFooter?: boolean;
   /** Classic layout: the letterhead prints a brand (the name's first word in capitals) and a slogan; the legal name only in the return-address line and footer. */
   brandHead?: boolean;
   /** Classic layout: a labelled delivery address (another place, another name) beside the unlabelled address window. */
@@ -396,6 +401,7 @@ export interface GenOptions {
   totalsGrid?: boolean;
   /** A service-period caption that starts like the date label ("Date de début de prestation : …"). */
   periodCaption?: boolean;
+  agentFooter?: boolean;
   /** English only: dates MM/DD/YYYY with day and month both ≤ 12, a +1 phone number in the footer. */
   usDates?: boolean;
 }
@@ -464,7 +470,13 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     invoiceDate,
     dueDate,
     // The template layout's vendor is a brand in capitals without a legal form ("TECNATIVA").
-    vendor: { ...v, vat, iban, ...(o.layout === "template" ? { name: v.name.split(" ")[0].toUpperCase() } : {}) },
+    vendor: {
+      ...v,
+      vat,
+      iban,
+      ...(o.layout === "template" ? { name: v.name.split(" ")[0].toUpperCase() } : {}),
+      ...(o.agentFooter ? { name: v.name.replace(/\s+(?:GmbH|KG|AG|SARL|SAS|SA|Ltd|Limited)$/, "") } : {}),
+    },
     customer: c,
     items,
     section: o.section ? pick(L[lang].section) : undefined,
@@ -497,6 +509,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     contactFirst: !!o.contactFirst,
     totalsGrid: !!o.totalsGrid,
     periodCaption: !!o.periodCaption,
+    agentFooter: !!o.agentFooter,
     subtotal,
     taxes,
     tax,
@@ -544,6 +557,8 @@ export function benchmarkInvoices(): GenInvoice[] {
     // A contact line over the buyer's company, totals in a caption grid, a period caption by the date.
     out.push(generateInvoice({ language, layout: "stacked", seed: 28, contactFirst: true, totalsGrid: true, periodCaption: true, twoRates: true }));
     out.push(generateInvoice({ language, layout: "classic", seed: 29, totalsGrid: true, periodCaption: true }));
+    // A trade name with its VAT number in the letterhead, a billing agent's legal footer.
+    out.push(generateInvoice({ language, layout: "classic", seed: 30, agentFooter: true, noSenderLine: true }));
   }
   out.push(generateInvoice({ language: "en", layout: "classic", seed: 6, usDates: true, multiLine: true }));
   return out;
@@ -619,6 +634,7 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
     } else {
       text(ctx, 50, 40, head, { size: 16, bold: true });
       text(ctx, 50, 62, vendorLines.join(" · "), { size: 8 });
+      if (g.agentFooter) text(ctx, 50, 80, `${VAT_CAPTION[g.language]}: ${g.vendor.vat}`, { size: 8 });
     }
     const wx = g.windowRight ? 330 : 50;
     const mx = g.windowRight ? 50 : 340;
@@ -978,7 +994,14 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
   y += 20;
   text(ctx, 50, y, lex.pay, { size: 8 });
 
-  if (g.buyerPrinted) {
+  if (g.agentFooter) {
+    // The billing agent's legal footer: another company, another VAT number.
+    rule(ctx, 50, 545, 764);
+    AGENT[g.language].forEach((l, i) => {
+      const w = ctx.font.widthOfTextAtSize(l, 6.5);
+      text(ctx, 297 - w / 2, 770 + i * 9, l, { size: 6.5 });
+    });
+  } else if (g.buyerPrinted) {
     // The buyer's footer: its contacts only.
     rule(ctx, 50, 545, 764);
     text(ctx, 50, 770, `${g.customer.name} · ${g.customer.street} · ${g.customer.city}`, { size: 7 });
@@ -1012,6 +1035,16 @@ const GRID: Record<GenLanguage, { captions: string[]; paragraph: string[] }> = {
       "No discount is given for early payment.",
     ],
   },
+};
+
+/** "VAT number" as the letterhead captions it. */
+const VAT_CAPTION: Record<GenLanguage, string> = { fr: "N° TVA", de: "USt-IdNr.", en: "VAT No." };
+
+/** A billing agent's legal footer: a company other than the letterhead's, with its own VAT number. */
+const AGENT: Record<GenLanguage, string[]> = {
+  fr: ["FACTURIA SERVICES SARL au capital de 50 000 EUR - RCS PARIS 987 654 321", "12 boulevard Haussmann, 75009 Paris – N° TVA : FR55 987654321"],
+  de: ["Fakturia Abrechnungsdienste GmbH, Sitz Köln, Amtsgericht Köln HRB 99887", "Domstraße 5, 50667 Köln, USt-IdNr.: DE987654321"],
+  en: ["Billingworks Services Ltd, registered in England No. 07654321", "1 Fleet Street, London EC4Y 1AA, VAT No.: GB987654321"],
 };
 
 /** A service-period caption that starts like the date label. */

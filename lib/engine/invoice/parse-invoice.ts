@@ -403,6 +403,14 @@ export function parseInvoice(pages: PageText[], opts: ParseInvoiceOptions = {}):
     invoice.invoiceDate = invDate.value;
     src("invoice.invoiceDate", invDate.box);
   }
+  if (!invoice.invoiceDate && invoice.invoiceNo) {
+    // "Invoice 103767" / "February 17, 2026": a date alone on the line right under the number.
+    const d = dateUnderNumber(layout, invoice.invoiceNo, order);
+    if (d) {
+      invoice.invoiceDate = d.value;
+      src("invoice.invoiceDate", d.box);
+    }
+  }
   const po = best("poNo", (c) => c.value !== invoice.invoiceNo);
   if (po) {
     invoice.poNo = po.value;
@@ -1110,9 +1118,10 @@ function vendorFromCandidate(
 ): PartyResult & { segs: Set<number> } {
   const segs = new Set<number>();
   if (vc.why.includes("return address")) {
-    const text =
-      layout.segments.find((s) => s.page === vc.box.page && s.y0 === vc.box.y0 && s.x0 === vc.box.x0)?.text ??
-      "";
+    const line = layout.segments.find((s) => s.page === vc.box.page && s.y0 === vc.box.y0 && s.x0 === vc.box.x0);
+    // The line is the vendor's: the addressee's block under it does not start with it.
+    if (line) segs.add(line.id);
+    const text = line?.text ?? "";
     let parts = text
       .split(/\s+[-–•·|]\s+|\s*[•·|]\s*/)
       .map((p) => p.trim())
@@ -1554,6 +1563,29 @@ const TITLE_NUMBER_RE =
   /(?:^|\s)(?:invoice|bill|\p{L}*rechnung|gutschrift|facture|avoir|factura|fattura|\p{L}*factuur|fatura|credit\s+note)(?:\s+(?:fournisseur|d'achat|de\s+proveedor|de\s+compra|fornitore|di\s+acquisto|de\s+fornecedor))?\s*(?:n[o°º]\.?|nr\.?|#|number|nummer|numero)?\s*[:.]?\s*([A-Z0-9][A-Z0-9_\-/.]*\d[A-Z0-9_\-/.]*)(?=\s|$)/iu;
 
 /** The invoice number printed in a title row of the first page's upper part, without a label of its own. */
+/**
+ * The date printed alone on the next line under the invoice number's segment, starting at the
+ * same left edge (a letter's heading: "Invoice 103767" over "February 17, 2026").
+ */
+function dateUnderNumber(layout: Layout, invoiceNo: string, order: DateOrder): { value: string; box: Box } | undefined {
+  const lh = layout.lineHeight;
+  for (const page of layout.pages.slice(0, 1)) {
+    for (const [ri, row] of page.rows.entries()) {
+      const seg = row.segments.find((s) => s.text.includes(invoiceNo));
+      if (!seg) continue;
+      const next = page.rows[ri + 1];
+      if (!next || next.y0 - row.y1 > lh * 1.2) return undefined;
+      const under = next.segments.find((s) => Math.abs(s.x0 - seg.x0) < lh);
+      if (!under) return undefined;
+      const t = under.text.trim();
+      const found = findDates(t, order);
+      if (found.length !== 1 || found[0].start > 0 || found[0].end < t.replace(/[.,]$/, "").length) return undefined;
+      return { value: found[0].iso, box: under };
+    }
+  }
+  return undefined;
+}
+
 function titleNumber(layout: Layout): { value: string; box: Box } | undefined {
   const first = layout.pages[0];
   if (!first) return undefined;

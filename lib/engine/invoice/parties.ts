@@ -741,12 +741,17 @@ export function vendorCandidates(
       }
     }
   }
-  // 4. The legal footer (bottom 22% of the first and last pages).
+  // 4. The legal footer (bottom 22% of the first and last pages). A footer whose VAT numbers
+  // are none of those printed beside the letterhead block names another company (a template's
+  // placeholder, a parent, a billing agent): its name is not the issuer's.
+  const letterheads = out.filter((c) => c.block && c.score >= 1.5 && !c.why.includes("address window"));
   const footPages = [...new Set([layout.pages[0], layout.pages[layout.pages.length - 1]])];
   for (const p of footPages) {
     const footRows = p.rows.filter((r) => r.y0 > p.height * 0.72);
     const footText = fold(footRows.map((r) => r.text).join(" "));
     const legal = LEGAL_RE.test(footText);
+    const footIds = taxIdsIn(footRows.map((r) => r.text));
+    if (footIds.size > 0 && letterheads.some((c) => disjoint(footIds, idsBeside(first, c.block!, H)))) continue;
     for (const row of footRows) {
       for (const seg of row.segments) {
         const head = footerHead(seg.text);
@@ -764,6 +769,33 @@ export function vendorCandidates(
     }
   }
   return out.sort((a, b) => b.score - a.score);
+}
+
+/** The VAT numbers in some lines, without spaces and dots ("FR 11 123 456 782" → "FR11123456782"). */
+function taxIdsIn(texts: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of texts) for (const m of t.matchAll(TAX_ID_PATTERN)) out.add(m[0].replace(/[\s.-]+/g, "").toUpperCase());
+  return out;
+}
+
+/** True when two non-empty sets share nothing. */
+function disjoint(a: Set<string>, b: Set<string>): boolean {
+  return a.size > 0 && b.size > 0 && ![...a].some((x) => b.has(x));
+}
+
+/**
+ * The VAT numbers printed in a letterhead block's column of the page's head, from its top to 45%
+ * down the page: the block's own identifiers, often set apart from its address by a blank line.
+ */
+function idsBeside(page: Layout["pages"][number], block: HeadBlock, H: number): Set<string> {
+  const texts: string[] = [];
+  const halfway = page.width / 2;
+  const left = block.x0 < halfway;
+  for (const row of page.rows) {
+    if (row.y0 < block.y0 || row.y0 > H * 0.45) continue;
+    for (const seg of row.segments) if (seg.x0 < halfway === left) texts.push(seg.text);
+  }
+  return taxIdsIn(texts);
 }
 
 /** Website and email domains printed in the document (vendor names often match them). */

@@ -124,6 +124,20 @@ export function reconcileTotals(cands: AmountCandidate[], lineSum?: number): Cho
       }
     }
   }
+  // "Subtotal 100 · Allowances −10 · Charges 5 · Net total 95 · VAT · Total": the subtotal
+  // reported is the amount the tax is computed on (the tax-exclusive total), when it is printed.
+  if (best.total && best.subtotal && (best.discount || best.shipping)) {
+    const taxSum = (best.tax ?? []).reduce((s, x) => s + x.value, 0);
+    const net = best.subtotal.value - Math.abs(best.discount?.value ?? 0) + (best.shipping?.value ?? 0);
+    const base = subs.find(
+      (c) =>
+        c !== best.subtotal &&
+        c.rowKey !== best.total!.rowKey &&
+        near(c.value + taxSum, best.total!.value, 2 + (best.tax?.length ?? 0)) &&
+        near(c.value, net, 3),
+    );
+    if (base) best = { ...best, subtotal: base };
+  }
   // Zero-valued discount/shipping lines are facts printed on the invoice: keep them when nothing else chose.
   const { score: _s, ...chosen } = best;
   return chosen;

@@ -104,3 +104,88 @@ describe("generated invoices: contact line, period caption, totals grid", () => 
         expect(b.lineItems?.flat().length).toBe(g.items.length);
       });
 });
+
+describe("a legal footer names the issuer only when its VAT number is the letterhead's", () => {
+  const head = [
+    line(50, 40, "Bright Harbour", 16, true),
+    line(50, 62, "21 Wharf Road", 8),
+    line(50, 72, "London N1 7GR", 8),
+    line(50, 90, "VAT No.: GB123456789", 8),
+    line(340, 110, "INVOICE", 18, true),
+    line(340, 140, "Invoice No: INV-2041"),
+    line(340, 154, "Invoice Date: 14/03/2024"),
+    line(340, 190, "Bill to", 9, true),
+    line(340, 204, "Weber Logistics Ltd"),
+    line(340, 216, "4 Market Road"),
+    line(340, 228, "Leeds LS1 4AB"),
+  ];
+  it("a billing agent's footer (another VAT number) leaves the letterhead the issuer", () => {
+    const b = body([
+      ...head,
+      line(120, 770, "Billingworks Services Ltd, registered in England No. 07654321", 6.5),
+      line(120, 779, "1 Fleet Street, London EC4Y 1AA, VAT No.: GB987654321", 6.5),
+    ]);
+    expect(b.vendor?.name).toBe("Bright Harbour");
+    expect(b.vendor?.address?.city).toBe("London");
+  });
+  it("the owner's footer (the letterhead's VAT number) gives the issuer's legal name", () => {
+    const b = body([
+      ...head,
+      line(120, 770, "BH Trading Group Ltd, registered in England No. 07654321", 6.5),
+      line(120, 779, "21 Wharf Road, London N1 7GR, VAT No.: GB 123 456 789", 6.5),
+    ]);
+    expect(b.vendor?.name).toBe("BH Trading Group Ltd");
+  });
+  for (const language of ["de", "fr", "en"] as const)
+    it(`${language} classic, generated: a trade name and its VAT number over an agent's footer`, async () => {
+      const { t, b } = await parse({ language, layout: "classic", seed: 30, agentFooter: true, noSenderLine: true });
+      expect(t.vendor).not.toMatch(/\b(?:GmbH|SARL|SAS|SA|Ltd|Limited|KG|AG)$/);
+      expect(b.vendor?.name).toBe(t.vendor);
+      expect(b.customer?.billTo?.name).toBe(t.customer);
+      expect(Number(b.paymentDetails?.total)).toBeCloseTo(t.total, 2);
+    });
+});
+
+describe("a letter's heading: the date alone under the number", () => {
+  const parties = [
+    line(50, 120, "Adatum Corporation"),
+    line(50, 132, "Station Road, 21"),
+    line(50, 144, "48436 Düsseldorf"),
+    line(400, 120, "CRONUS DE"),
+    line(400, 132, "Hofstraße 12"),
+    line(400, 144, "20097 Hamburg"),
+  ];
+  it("'Invoice 103767' over 'February 17, 2026' dates the invoice", () => {
+    const b = body([line(50, 40, "Invoice 103767", 14, true), line(50, 57, "February 17, 2026"), ...parties]);
+    expect(b.invoice?.invoiceNo).toBe("103767");
+    expect(b.invoice?.invoiceDate).toBe("2026-02-17");
+  });
+  it("a sentence under the number that mentions a date does not", () => {
+    const b = body([line(50, 40, "Invoice 103767", 14, true), line(50, 57, "Delivered on February 17, 2026 by road"), ...parties]);
+    expect(b.invoice?.invoiceNo).toBe("103767");
+    expect(b.invoice?.invoiceDate).toBeUndefined();
+  });
+});
+
+describe("the return-address line over the window is the vendor's", () => {
+  it("the addressee set right under it is the buyer, not the sender", () => {
+    const b = body([
+      line(240, 40, "Kraxi GmbH", 14, true),
+      line(400, 80, "Flugzeugallee 17", 9),
+      line(400, 91, "12345 Papierfeld", 9),
+      line(400, 102, "info@kraxi.com", 9),
+      line(400, 113, "www.kraxi.com", 9),
+      line(50, 118, "Kraxi GmbH • Flugzeugallee 17 • 12345 Papierfeld • Deutschland", 9),
+      line(50, 140, "Papierflieger-Vertriebs-GmbH", 12),
+      line(50, 153, "Rabattstr. 25", 12),
+      line(50, 166, "34567 Osterhausen", 12),
+      line(50, 200, "Rechnungsnummer: 2019-03"),
+      line(300, 200, "Rechnungsdatum: 6. September 2019"),
+      line(50, 790, "Kraxi GmbH", 7, true),
+      line(50, 800, "Amtsgericht Papierfeld HRB 4711", 7),
+    ]);
+    expect(b.vendor?.name).toBe("Kraxi GmbH");
+    expect(b.customer?.billTo?.name).toBe("Papierflieger-Vertriebs-GmbH");
+    expect(b.customer?.billTo?.address?.city).toBe("Osterhausen");
+  });
+});

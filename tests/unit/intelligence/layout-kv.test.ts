@@ -184,6 +184,21 @@ describe("totals reconciliation", () => {
     ]).toEqual([100, -10, 5, 113]);
   });
 
+  it("reports the tax base ('Net total') as the subtotal when the lines' subtotal is adjusted by allowances and charges", () => {
+    const chosen = reconcileTotals([
+      c("subtotal", 25597.74),
+      c("discount", -767.93),
+      c("shipping", 47.9),
+      c("subtotal", 24877.71),
+      c("tax", 42.28),
+      c("total", 24919.99),
+    ]);
+    expect(chosen.subtotal?.value).toBe(24877.71);
+    expect(chosen.total?.value).toBe(24919.99);
+    expect(chosen.tax?.map((t) => t.value)).toEqual([42.28]);
+    expect(chosen.discount?.value).toBe(-767.93);
+  });
+
   it("sums tax printed per rate", () => {
     const chosen = reconcileTotals([
       c("subtotal", 200),
