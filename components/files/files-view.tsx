@@ -104,7 +104,7 @@ export function FilesView() {
       {isError ? <Notice tone="error" title="Could not load files">{(error as Error).message}</Notice> : null}
       {remove.isError ? <Notice tone="error" title="Could not delete the file">{(remove.error as Error).message}</Notice> : null}
       {access.isError ? <Notice tone="error" title="Could not change access">{(access.error as Error).message}</Notice> : null}
-      <div className="card table-scroll">
+      <div className="card table-scroll" tabIndex={0} role="region" aria-label="Stored files">
         <table className="data-table" data-testid="files-table">
           <thead>
             <tr><th scope="col">Name</th><th scope="col">Size</th><th scope="col" className="hidden md:table-cell">Type</th><th scope="col" className="hidden sm:table-cell">Uploaded</th><th scope="col" className="hidden sm:table-cell">Expires</th><th scope="col">Access</th><th scope="col"><span className="sr-only">Actions</span></th></tr>

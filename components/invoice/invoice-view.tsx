@@ -63,53 +63,57 @@ export function InvoiceView({ result, jobId, sourceUrl }: { result: Record<strin
               <h3 id={`inv-${s.id}`} className="text-sm font-semibold">{s.title}</h3>
               <div className="mt-2 grid gap-x-6 gap-y-3 @2xl:grid-cols-2">
                 {s.groups.filter((g) => g.fields.some((f) => f.value !== null)).map((g, gi, shown) => (
-                  <dl key={gi} className={shown.length === 1 ? "grid gap-x-6 @2xl:col-span-2 @2xl:grid-cols-2" : ""}>
-                    {g.title ? <p className="col-span-full mb-1 text-xs font-semibold tracking-wide text-zinc-500 dark:text-zinc-400 uppercase">{g.title}</p> : null}
-                    {g.fields.filter((f) => f.value !== null).map((f) => {
-                      const hasSource = Boolean(sources[f.path]);
-                      const isCurrent = current === f.path;
-                      return (
-                        <div
-                          key={f.path}
-                          data-field={f.path}
-                          className={`group flex items-start gap-2 rounded-md px-2 py-1 ${isCurrent ? "bg-amber-50 ring-1 ring-amber-400 dark:bg-amber-500/10" : ""}`}
-                          onMouseEnter={() => focusField(f.path)}
-                          onMouseLeave={() => setActive(null)}
-                        >
-                          <dt className="w-32 shrink-0 pt-0.5 text-xs text-zinc-500 dark:text-zinc-400">{f.label}</dt>
-                          <dd className="min-w-0 flex-1 text-sm">
-                            {f.value === null ? (
-                              <span className="text-xs text-zinc-500 italic dark:text-zinc-400" data-missing="true">missing</span>
-                            ) : (
-                              <button
-                                type="button"
-                                className={`text-left break-words ${hasSource ? "underline decoration-amber-400 decoration-dotted underline-offset-4" : ""}`}
-                                onFocus={() => focusField(f.path)}
-                                onBlur={() => setActive(null)}
-                                onClick={() => focusField(f.path, true)}
-                                aria-pressed={pinned === f.path}
-                                title={hasSource ? "Show on the page" : undefined}
-                              >
-                                {f.value}
-                              </button>
-                            )}
-                          </dd>
-                          {confidence[f.path] !== undefined ? (
-                            <span
-                              className={`shrink-0 pt-0.5 text-[11px] tabular-nums ${confidence[f.path] >= 0.85 ? "text-emerald-600 dark:text-emerald-400" : confidence[f.path] >= 0.7 ? "text-zinc-500 dark:text-zinc-400" : "text-amber-600 dark:text-amber-400"}`}
-                              title="How sure the parser is of this value"
-                              data-confidence={confidence[f.path]}
-                            >
-                              {Math.round(confidence[f.path] * 100)}%
-                            </span>
-                          ) : null}
-                          {f.value !== null ? (
-                            <CopyButton value={f.value} label={`Copy ${f.label}`} iconOnly className="btn-ghost btn-sm opacity-60 group-hover:opacity-100 focus:opacity-100" />
-                          ) : null}
-                        </div>
-                      );
-                    })}
-                  </dl>
+                  <div key={gi} className={shown.length === 1 ? "@2xl:col-span-2" : ""}>
+                    {g.title ? <p className="mb-1 text-xs font-semibold tracking-wide text-zinc-500 dark:text-zinc-400 uppercase">{g.title}</p> : null}
+                    <dl className={shown.length === 1 ? "grid gap-x-6 @2xl:grid-cols-2" : ""}>
+                      {g.fields.filter((f) => f.value !== null).map((f) => {
+                        const hasSource = Boolean(sources[f.path]);
+                        const isCurrent = current === f.path;
+                        return (
+                          <div
+                            key={f.path}
+                            data-field={f.path}
+                            className={`group flex items-start gap-2 rounded-md px-2 py-1 ${isCurrent ? "bg-amber-50 ring-1 ring-amber-400 dark:bg-amber-500/10" : ""}`}
+                            onMouseEnter={() => focusField(f.path)}
+                            onMouseLeave={() => setActive(null)}
+                          >
+                            <dt className="w-32 shrink-0 pt-0.5 text-xs text-zinc-500 dark:text-zinc-400">{f.label}</dt>
+                            <dd className="flex min-w-0 flex-1 items-start gap-2 text-sm">
+                              <span className="min-w-0 flex-1">
+                                {f.value === null ? (
+                                  <span className="text-xs text-zinc-500 italic dark:text-zinc-400" data-missing="true">missing</span>
+                                ) : (
+                                  <button
+                                    type="button"
+                                    className={`text-left break-words ${hasSource ? "underline decoration-amber-400 decoration-dotted underline-offset-4" : ""}`}
+                                    onFocus={() => focusField(f.path)}
+                                    onBlur={() => setActive(null)}
+                                    onClick={() => focusField(f.path, true)}
+                                    aria-pressed={pinned === f.path}
+                                    title={hasSource ? "Show on the page" : undefined}
+                                  >
+                                    {f.value}
+                                  </button>
+                                )}
+                              </span>
+                              {confidence[f.path] !== undefined ? (
+                                <span
+                                  className={`shrink-0 pt-0.5 text-[11px] tabular-nums ${confidence[f.path] >= 0.85 ? "text-emerald-700 dark:text-emerald-400" : confidence[f.path] >= 0.7 ? "text-zinc-500 dark:text-zinc-400" : "text-amber-700 dark:text-amber-400"}`}
+                                  title="How sure the parser is of this value"
+                                  data-confidence={confidence[f.path]}
+                                >
+                                  {Math.round(confidence[f.path] * 100)}%
+                                </span>
+                              ) : null}
+                              {f.value !== null ? (
+                                <CopyButton value={f.value} label={`Copy ${f.label}`} iconOnly className="btn-ghost btn-sm opacity-60 group-hover:opacity-100 focus:opacity-100" />
+                              ) : null}
+                            </dd>
+                          </div>
+                        );
+                      })}
+                    </dl>
+                  </div>
                 ))}
               </div>
               {/* Fields the parser did not find: one quiet line instead of a wall of "missing". */}
@@ -134,7 +138,7 @@ export function InvoiceView({ result, jobId, sourceUrl }: { result: Record<strin
               <p className="px-4 pb-4 pt-2 text-xs text-zinc-500 italic dark:text-zinc-400" data-missing="true">missing — the parser found no line items</p>
             ) : (
               tables.map((t, ti) => (
-                <div key={ti} className="table-scroll">
+                <div key={ti} className="table-scroll" tabIndex={0} role="region" aria-label={tables.length > 1 ? `Line items, table ${ti + 1}` : "Line items table"}>
                   <table className="data-table" data-testid="line-items">
                     <thead>
                       <tr>

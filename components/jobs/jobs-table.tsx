@@ -63,7 +63,7 @@ export function JobsTable({ limit = 50, compact = false }: { limit?: number; com
           <Notice tone="error" title="Could not load jobs">{(error as Error).message}</Notice>
         </div>
       ) : null}
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Jobs table">
         <table className="data-table" data-testid="jobs-table">
           <thead>
             <tr>

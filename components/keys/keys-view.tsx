@@ -57,7 +57,7 @@ export function KeysView() {
         </div>
       ) : null}
       {isError ? <Notice tone="error" title="Could not load keys">{(error as Error).message}</Notice> : null}
-      <div className="card table-scroll">
+      <div className="card table-scroll" tabIndex={0} role="region" aria-label="API keys">
         <table className="data-table" data-testid="keys-table">
           <thead>
             <tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span className="sr-only">Actions</span></th></tr>

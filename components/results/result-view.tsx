@@ -192,7 +192,7 @@ function JsonView({ value }: { value: unknown }) {
       <div className="mb-2 flex justify-end">
         <CopyButton value={JSON.stringify(value, null, 2)} label="Copy JSON" />
       </div>
-      <div className="table-scroll"><JsonTree value={value} /></div>
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="JSON result"><JsonTree value={value} /></div>
     </div>
   );
 }
@@ -367,7 +367,7 @@ function InfoView({ info, result }: { info: Result; result: Result }) {
         </table>
       </div>
       {fields ? (
-        <div className="card table-scroll">
+        <div className="card table-scroll" tabIndex={0} role="region" aria-label="Form fields">
           <table className="data-table" data-testid="fields-table">
             <caption className="px-3 pt-3 text-left text-sm font-semibold">Form fields ({fields.length})</caption>
             <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Value</th><th scope="col">Page</th><th scope="col">Alt name</th></tr></thead>

@@ -31,7 +31,7 @@ export function ClassifierResult({ result, rulesText }: { result: Record<string,
         )}
       </div>
       {rules.length ? (
-        <div className="card table-scroll">
+        <div className="card table-scroll" tabIndex={0} role="region" aria-label="Keyword matches">
           <table className="data-table" data-testid="rule-matches">
             <caption className="px-3 pt-3 text-left text-sm font-semibold">Rules</caption>
             <thead><tr><th scope="col">Class</th><th scope="col">Logic</th><th scope="col">Result</th><th scope="col">Keywords</th></tr></thead>

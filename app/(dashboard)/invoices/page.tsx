@@ -18,7 +18,7 @@ export default async function InvoicesPage() {
   return (
     <>
       <PageHeader title="Invoice review" description="Check what the invoice parser read, field by field, beside the PDF." actions={<Link href="/operations/ai-invoice-parser" className="btn-primary">Parse an invoice</Link>} />
-      <div className="card table-scroll">
+      <div className="card table-scroll" tabIndex={0} role="region" aria-label="Parsed invoices">
         <table className="data-table" data-testid="invoice-list">
           <thead><tr><th scope="col">Vendor</th><th scope="col" className="hidden sm:table-cell">Number</th><th scope="col" className="hidden sm:table-cell">Date</th><th scope="col" className="text-right">Total</th><th scope="col">Status</th><th scope="col" className="hidden sm:table-cell">Parsed</th></tr></thead>
           <tbody>
