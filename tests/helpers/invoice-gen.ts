@@ -116,6 +116,8 @@ export function truthOf(g: GenInvoice) {
     invoiceDate: g.invoiceDate,
     dueDate: g.dueDate,
     vendor: g.vendor.name,
+    /** The vendor's VAT number (valid check digits), compact. */
+    vendorTaxId: g.vendor.vat,
     customer: g.customer.name,
     currency: g.currency,
     total: g.total,
@@ -450,7 +452,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
   const prefix = pick(["", "RE-", "F", "INV-", ""]);
   const invoiceNo = `${prefix}${year}-${String(100 + Math.floor(rnd() * 9000))}`;
   const vatDigits = String(100000000 + Math.floor(rnd() * 899999999));
-  const vat = lang === "de" ? `DE${vatDigits}` : lang === "fr" ? `FR12${vatDigits}` : `GB${vatDigits}`;
+  const vat = lang === "de" ? `DE${deVatDigits(vatDigits)}` : lang === "fr" ? `FR${frVatKey(vatDigits)}${vatDigits}` : `GB${vatDigits}`;
   const iban =
     lang === "de"
       ? "DE89 3704 0044 0532 0130 00"
@@ -515,6 +517,23 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     tax,
     total: r2(subtotal + tax),
   };
+}
+
+/** A German VAT number's 9 digits: 8 given digits and their ISO 7064 MOD 11,10 check digit. */
+function deVatDigits(digits: string): string {
+  let p = 10;
+  for (const ch of digits.slice(0, 8)) {
+    let s = (Number(ch) + p) % 10;
+    if (s === 0) s = 10;
+    p = (2 * s) % 11;
+  }
+  const check = 11 - p;
+  return digits.slice(0, 8) + String(check === 10 ? 0 : check);
+}
+
+/** A French VAT number's key for a 9-digit SIREN: (12 + 3 × (SIREN mod 97)) mod 97. */
+function frVatKey(siren: string): string {
+  return String((12 + 3 * (Number(siren) % 97)) % 97).padStart(2, "0");
 }
 
 /** The benchmark's generated set: every language × layout, a few seeds, some credit notes. */

@@ -33,6 +33,7 @@ function expectHeader(t: ReturnType<typeof truthOf>, body: Record<string, any>) 
   expect(body.invoice?.invoiceNo).toBe(t.invoiceNo);
   expect(body.invoice?.invoiceDate).toBe(t.invoiceDate);
   expect(body.vendor?.name).toBe(t.vendor);
+  expect(String(body.vendor?.entityId ?? "").replace(/\s/g, "")).toBe(t.vendorTaxId);
   expect(num(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
   expect(num(body.paymentDetails?.subtotal)).toBeCloseTo(t.subtotal, 2);
   expect(body.paymentDetails?.currency).toBe(t.currency);
