@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startQuire, type QuireServer } from "../helpers/quire-server";
 import { download, uploadBytes } from "../helpers/api-client";
-import { makeParserInvoicePdf, parserInvoiceTemplate } from "../helpers/docparser-fixtures";
+import { makeParserInvoicePdf, makeParserInvoicesPdf, parserInvoiceTemplate } from "../helpers/docparser-fixtures";
+import { imageToPdf, renderPagePng } from "../helpers/extract-fixtures";
 
 /**
  * HTML templates and document parser templates over HTTP: list (built-in + own), get, create,
@@ -123,6 +124,43 @@ describe("/v1/pdf/documentparser", () => {
     const xml = await q.api("/v1/pdf/documentparser", { json: { url: invoice, templateId: String(saved.body.id), outputFormat: "XML" } });
     expect((await download(xml.body.url)).bytes.toString("utf8")).toContain('<field name="invoiceNumber"');
   });
+
+  it("generateCsvHeaders: false drops the header lines and keeps every value", async () => {
+    const on = await q.api("/v1/pdf/documentparser", { json: { url: invoice, template: parserInvoiceTemplate, outputFormat: "CSV" } });
+    const off = await q.api("/v1/pdf/documentparser", { json: { url: invoice, template: parserInvoiceTemplate, outputFormat: "CSV", generateCsvHeaders: false } });
+    expect(off.status, JSON.stringify(off.body)).toBe(200);
+    const withHeaders = (await download(on.body.url)).bytes.toString("utf8").split(/\r?\n/);
+    const without = (await download(off.body.url)).bytes.toString("utf8").split(/\r?\n/);
+    // The table's column names are a header line; without headers only the values remain.
+    expect(withHeaders).toContain("description,quantity,unitPrice,itemTotal");
+    expect(without).not.toContain("description,quantity,unitPrice,itemTotal");
+    expect(without.length).toBeLessThan(withHeaders.length);
+    expect(without).toContain("Toner cartridge,2,62,124");
+    expect(without.join("\n")).toContain("INV-2026-0042");
+  });
+
+  it("pages limits the parse to the pages asked for (0-based) and charges only those", async () => {
+    const two = await uploadBytes(q, makeParserInvoicesPdf([{ number: "INV-2026-0001" }, { number: "INV-2026-0002" }]), "two.pdf");
+    const read = async (pages?: string) => {
+      const r = await q.api("/v1/pdf/documentparser", { json: { url: two, template: parserInvoiceTemplate, inline: true, ...(pages ? { pages } : {}) } });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const objects = r.body.body.objects as Array<{ name: string; value?: unknown }>;
+      return { number: objects.find((o) => o.name === "invoiceNumber")?.value, credits: r.body.credits };
+    };
+    expect(await read()).toEqual({ number: "INV-2026-0001", credits: 3 });
+    expect(await read("1")).toEqual({ number: "INV-2026-0002", credits: 2 });
+  });
+
+  it("a scan (an image-only page) is read through OCR with the same template", async () => {
+    const scan = await uploadBytes(q, imageToPdf(renderPagePng(makeParserInvoicePdf(), 0, 200), 200), "scan.pdf");
+    const r = await q.api("/v1/pdf/documentparser", { json: { url: scan, template: parserInvoiceTemplate, inline: true } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const objects = r.body.body.objects as Array<{ name: string; value?: unknown; rows?: unknown[] }>;
+    const value = (n: string) => objects.find((o) => o.name === n)?.value;
+    expect(value("invoiceNumber")).toBe("INV-2026-0042");
+    expect(value("total")).toBe(1419);
+    expect(objects.find((o) => o.name === "items")!.rows).toHaveLength(3);
+  }, 120_000);
 
   it("a bad template answers 400 with its line before any page is read; an unknown templateId 404; nothing charged", async () => {
     const before = (await q.api("/v1/account/credit/balance")).body.remainingCredits;

@@ -23,7 +23,7 @@ beforeAll(async () => {
   srv = await startDashboardServer();
   browser = await launchChromium();
   ctx = await newContext(browser);
-  await ctx.grantPermissions(["clipboard-read", "clipboard-write"]).catch(() => {});
+  await ctx.grantPermissions(["clipboard-read", "clipboard-write"], { origin: srv.url });
   page = await ctx.newPage();
   await signIn(page, srv.url, srv.email, srv.password);
 }, 600_000);
@@ -53,8 +53,13 @@ describe("Files page (Chromium)", () => {
     expect(await open.text()).toBe("files page e2e\n");
 
     await row.getByRole("button", { name: "Copy link" }).click();
-    const copied = await page.evaluate(() => navigator.clipboard.readText()).catch(() => "");
-    if (copied) expect((await fetch(copied)).status).toBe(200);
+    // The button's feedback, then the link itself: what was copied downloads the file.
+    await row.getByRole("button", { name: /Copied/ }).waitFor({ timeout: 5_000 });
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toMatch(/^https?:\/\//);
+    const got = await fetch(copied);
+    expect(got.status).toBe(200);
+    expect(await got.text()).toBe("files page e2e\n");
 
     expect(await seriousAxeViolations(page)).toEqual([]);
     await shoot(page, "files");

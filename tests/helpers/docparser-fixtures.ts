@@ -4,14 +4,29 @@ import { makeTablesPdf } from "./extract-fixtures";
  * A one-page invoice of a fixed layout (the kind a document parser template is written for):
  * header fields at known places, a bordered items table, totals below it.
  */
-export function makeParserInvoicePdf(opts: { number?: string; date?: string; total?: string; items?: string[][] } = {}): Buffer {
+export function makeParserInvoicePdf(opts: ParserInvoiceOptions = {}): Buffer {
+  return makeTablesPdf([parserInvoicePage(opts)]);
+}
+
+/** A document of several such invoices, one a page. */
+export function makeParserInvoicesPdf(pages: ParserInvoiceOptions[]): Buffer {
+  return makeTablesPdf(pages.map(parserInvoicePage));
+}
+
+export interface ParserInvoiceOptions {
+  number?: string;
+  date?: string;
+  total?: string;
+  items?: string[][];
+}
+
+function parserInvoicePage(opts: ParserInvoiceOptions): Parameters<typeof makeTablesPdf>[0][number] {
   const items = opts.items ?? [
     ["Paper A4", "10", "4.50", "45.00"],
     ["Toner cartridge", "2", "62.00", "124.00"],
     ["Stapler", "1", "1,250.00", "1,250.00"],
   ];
-  return makeTablesPdf([
-    {
+  return {
       texts: [
         { x: 72, y: 60, text: "ACME Supplies Ltd.", size: 16, bold: true },
         { x: 72, y: 100, text: `Invoice No: ${opts.number ?? "INV-2026-0042"}` },
@@ -22,8 +37,7 @@ export function makeParserInvoicePdf(opts: { number?: string; date?: string; tot
         { x: 360, y: 400, text: `TOTAL ${opts.total ?? "1,419.00"}` },
       ],
       tables: [{ x: 72, y: 180, cols: [200, 60, 80, 80], rows: [["Item", "Quantity", "Price", "Total"], ...items], borders: "horizontal" }],
-    },
-  ]);
+  };
 }
 
 export const parserInvoiceTemplate = `templateName: ACME invoice
