@@ -80,8 +80,12 @@ describe("barcode-generate: every type", () => {
   });
 });
 
-/** A page-sized grey "scan" with the barcode pasted in, then turned, faded or blurred. */
-async function scan(png: Buffer, o: { angle?: number; fg?: number; bg?: number; blur?: number; noise?: boolean }) {
+/**
+ * A page-sized grey "scan" with the barcode pasted in, then turned, faded or blurred; `tilt` looks
+ * at it from below like a phone held at an angle (a keystone: the top edge `tilt` narrower than
+ * the bottom), `shade` lights it unevenly (darker by up to `shade` grey levels towards one corner).
+ */
+async function scan(png: Buffer, o: { angle?: number; fg?: number; bg?: number; blur?: number; noise?: boolean; tilt?: number; shade?: number }) {
   const code = await sharp(png).grayscale().raw().toBuffer({ resolveWithObject: true });
   const fg = o.fg ?? 0;
   const bg = o.bg ?? 255;
@@ -91,6 +95,23 @@ async function scan(png: Buffer, o: { angle?: number; fg?: number; bg?: number; 
   if (o.angle) img = sharp(await img.png().toBuffer()).rotate(o.angle, { background: { r: bg, g: bg, b: bg } });
   if (o.blur) img = sharp(await img.png().toBuffer()).blur(o.blur);
   let out = await img.grayscale().raw().toBuffer({ resolveWithObject: true });
+  if (o.tilt || o.shade) {
+    const { width: w, height: h } = out.info;
+    const d = Buffer.alloc(out.data.length, bg);
+    for (let y = 0; y < h; y++) {
+      // Row y of the photo shows the page's row at the same height, squeezed about the centre:
+      // from `tilt` at the top of the pasted code (150 px in) to none at its bottom.
+      const t = Math.min(1, Math.max(0, (y - 150) / (h - 300)));
+      const squeeze = 1 - (o.tilt ?? 0) * (1 - t);
+      for (let x = 0; x < w; x++) {
+        const sx = Math.round(w / 2 + (x - w / 2) / squeeze);
+        let v = sx >= 0 && sx < w ? out.data[y * w + sx] : bg;
+        if (o.shade) v = Math.max(0, v - Math.round((o.shade * (x + y)) / (w + h)));
+        d[y * w + x] = v;
+      }
+    }
+    out = { ...out, data: d };
+  }
   if (o.noise) {
     let seed = 7;
     const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
@@ -115,6 +136,12 @@ describe("barcode-read-from-url: scanned and photographed codes", () => {
     ["EAN13", { angle: 180, fg: 90, bg: 140 }],
     ["PDF417", { angle: 4, fg: 60, bg: 200, noise: true }],
     ["Aztec", { angle: 45, fg: 100, bg: 160 }],
+    // Photographed: seen at an angle (keystone), lit unevenly, turned a little.
+    ["QRCode", { tilt: 0.15, shade: 90, noise: true }],
+    ["QRCode", { angle: 12, tilt: 0.15, fg: 60, bg: 200 }],
+    ["DataMatrix", { angle: 8, tilt: 0.2, shade: 60 }],
+    ["Code128", { tilt: 0.3, shade: 80 }],
+    ["EAN13", { angle: 5, tilt: 0.2, shade: 70, blur: 0.5 }],
   ] as const)("%s %j", async (name, o) => {
     const sample = BARCODE_SAMPLES[name];
     const img = await scan(await generateBarcode({ type: name, value: sample.value }), o);
