@@ -1562,30 +1562,27 @@ export function purchaseTitle(layout: Layout): boolean {
 const TITLE_NUMBER_RE =
   /(?:^|\s)(?:invoice|bill|\p{L}*rechnung|gutschrift|facture|avoir|factura|fattura|\p{L}*factuur|fatura|credit\s+note)(?:\s+(?:fournisseur|d'achat|de\s+proveedor|de\s+compra|fornitore|di\s+acquisto|de\s+fornecedor))?\s*(?:n[o°º]\.?|nr\.?|#|number|nummer|numero)?\s*[:.]?\s*([A-Z0-9][A-Z0-9_\-/.]*\d[A-Z0-9_\-/.]*)(?=\s|$)/iu;
 
-/** The invoice number printed in a title row of the first page's upper part, without a label of its own. */
 /**
  * The date printed alone on the next line under the invoice number's segment, starting at the
  * same left edge (a letter's heading: "Invoice 103767" over "February 17, 2026").
  */
 function dateUnderNumber(layout: Layout, invoiceNo: string, order: DateOrder): { value: string; box: Box } | undefined {
   const lh = layout.lineHeight;
-  for (const page of layout.pages.slice(0, 1)) {
-    for (const [ri, row] of page.rows.entries()) {
-      const seg = row.segments.find((s) => s.text.includes(invoiceNo));
-      if (!seg) continue;
-      const next = page.rows[ri + 1];
-      if (!next || next.y0 - row.y1 > lh * 1.2) return undefined;
-      const under = next.segments.find((s) => Math.abs(s.x0 - seg.x0) < lh);
-      if (!under) return undefined;
-      const t = under.text.trim();
-      const found = findDates(t, order);
-      if (found.length !== 1 || found[0].start > 0 || found[0].end < t.replace(/[.,]$/, "").length) return undefined;
-      return { value: found[0].iso, box: under };
-    }
-  }
-  return undefined;
+  const rows = layout.pages[0]?.rows ?? [];
+  const ri = rows.findIndex((row) => row.segments.some((s) => s.text.includes(invoiceNo)));
+  if (ri < 0) return undefined;
+  const seg = rows[ri].segments.find((s) => s.text.includes(invoiceNo))!;
+  const next = rows[ri + 1];
+  if (!next || next.y0 - rows[ri].y1 > lh * 1.2) return undefined;
+  const under = next.segments.find((s) => Math.abs(s.x0 - seg.x0) < lh);
+  if (!under) return undefined;
+  const t = under.text.trim();
+  const found = findDates(t, order);
+  if (found.length !== 1 || found[0].start > 0 || found[0].end < t.replace(/[.,]$/, "").length) return undefined;
+  return { value: found[0].iso, box: under };
 }
 
+/** The invoice number printed in a title row of the first page's upper part, without a label of its own. */
 function titleNumber(layout: Layout): { value: string; box: Box } | undefined {
   const first = layout.pages[0];
   if (!first) return undefined;

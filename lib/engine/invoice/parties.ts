@@ -744,14 +744,16 @@ export function vendorCandidates(
   // 4. The legal footer (bottom 22% of the first and last pages). A footer whose VAT numbers
   // are none of those printed beside the letterhead block names another company (a template's
   // placeholder, a parent, a billing agent): its name is not the issuer's.
-  const letterheads = out.filter((c) => c.block && c.score >= 1.5 && !c.why.includes("address window"));
+  const letterheadIds = out
+    .filter((c) => c.block && c.score >= 1.5 && !c.why.includes("address window"))
+    .map((c) => idsBeside(first, c.block!, H));
   const footPages = [...new Set([layout.pages[0], layout.pages[layout.pages.length - 1]])];
   for (const p of footPages) {
     const footRows = p.rows.filter((r) => r.y0 > p.height * 0.72);
     const footText = fold(footRows.map((r) => r.text).join(" "));
     const legal = LEGAL_RE.test(footText);
     const footIds = taxIdsIn(footRows.map((r) => r.text));
-    if (footIds.size > 0 && letterheads.some((c) => disjoint(footIds, idsBeside(first, c.block!, H)))) continue;
+    if (letterheadIds.some((ids) => disjoint(footIds, ids))) continue;
     for (const row of footRows) {
       for (const seg of row.segments) {
         const head = footerHead(seg.text);
