@@ -10,7 +10,7 @@
 import type { Word } from "@/lib/engine/text/types";
 import type { Box, Layout, Row } from "@/lib/engine/invoice/layout";
 import { boxOf, joinWords } from "@/lib/engine/invoice/layout";
-import { findAmounts, pickAmount, type DecimalMark } from "@/lib/engine/invoice/amounts";
+import { CURRENCY_CODES, findAmounts, pickAmount, type DecimalMark } from "@/lib/engine/invoice/amounts";
 import { camelCase, fold, foldKeepLength, hasLetter } from "@/lib/engine/invoice/text-utils";
 import { LABELS, matchLabelAt } from "@/lib/engine/invoice/labels";
 import { isIdentifierToken } from "@/lib/engine/lexicon/invoice-fields";
@@ -277,6 +277,8 @@ const ROLE_RES = ROLE_PHRASES.flatMap(([role, weight, phrases]) =>
 );
 
 const MONEY: ReadonlySet<ColumnRole> = new Set(["unitPrice", "total", "taxAmount"]);
+/** Columns of words, not figures. */
+const TEXT_ROLES: ReadonlySet<ColumnRole> = new Set(["description", "itemCode", "position", "other"]);
 
 export interface Column {
   role: ColumnRole;
@@ -284,6 +286,8 @@ export interface Column {
   header: string;
   x0: number;
   x1: number;
+  /** The caption runs into the next column's without a gap: their boundary is uncertain. */
+  tightRight?: boolean;
 }
 
 interface HeaderCell {
@@ -291,6 +295,20 @@ interface HeaderCell {
   weight: number;
   text: string;
   words: Word[];
+}
+
+/** The column role a whole caption names ("Prix unitaire net HT (€)" → unitPrice), if any. */
+function roleOf(caption: string): { role: ColumnRole; weight: number } | undefined {
+  const text0 = fold(caption).replace(/[:]+$/, "");
+  // A column name with qualifiers ("Prix unitaire net HT (€)", "Quantité facturée",
+  // "Gesamtpreis netto") is the column name.
+  const text = stripQualifiers(text0) || text0;
+  for (const r of ROLE_RES) {
+    r.re.lastIndex = 0;
+    const m = r.re.exec(text);
+    if (m && m[0].length === text.length) return { role: r.role, weight: r.weight };
+  }
+  return undefined;
 }
 
 /** Splits a row into header cells: the longest known header phrase at each word. */
@@ -308,19 +326,11 @@ function headerCells(row: Row): { cells: HeaderCell[]; coverage: number } {
       for (let k = 1; k < span.length; k++)
         if (span[k].x0 - span[k - 1].x1 > (span[k].fontSize || 8) * 0.9) ok = false;
       if (!ok) continue;
-      const text0 = fold(span.map((w) => w.text).join(" ")).replace(/[:]+$/, "");
-      // A column name with qualifiers ("Prix unitaire net HT (€)", "Quantité facturée",
-      // "Gesamtpreis netto") is the column name.
-      const text = stripQualifiers(text0) || text0;
-      for (const r of ROLE_RES) {
-        r.re.lastIndex = 0;
-        const m = r.re.exec(text);
-        if (m && m[0].length === text.length) {
-          if (!best || n > best.n) best = { role: r.role, weight: r.weight, n };
-          break;
-        }
+      const hit = roleOf(span.map((w) => w.text).join(" "));
+      if (hit) {
+        best = { ...hit, n };
+        break;
       }
-      if (best) break;
     }
     if (best) {
       const span = words.slice(i, i + best.n);
@@ -374,6 +384,112 @@ const TOTALS_CAPTION =
 export function readHeader(row: Row, pageWidth = 612): Column[] | undefined {
   if (row.words.length < 2 || row.words.length > 24) return undefined;
   const { cells, coverage } = headerCells(row);
+  return headerColumns(cells, coverage, pageWidth);
+}
+
+/** A row that may be one line of a stacked header: short captions, no figures. */
+function captionLine(row: Row): boolean {
+  return row.words.length > 0 && row.words.length <= 24 && !row.words.some((w) => /\d/.test(w.text));
+}
+
+/**
+ * A header whose captions are stacked over several tightly spaced lines ("P.U. HT / (EUR)",
+ * "UNIT / for P.U.", "TOTAL HT / (EUR)"), read as one row: the line with the most known captions
+ * is the spine; a caption of another line joins the spine cell it overlaps, or starts a column
+ * of its own. Each column is named by its whole stacked caption when that names a role, else
+ * by its spine cell, else by its strongest part. Returns the columns and the band's last row
+ * when the band names more columns than any of its lines alone.
+ */
+export function readHeaderBand(
+  rows: Row[],
+  start: number,
+  pageWidth: number,
+  lh: number,
+): { cols: Column[]; last: number } | undefined {
+  const band: Row[] = [];
+  for (let j = start; j < rows.length && band.length < 6; j++) {
+    const row = rows[j];
+    // Lines of one text size (a watermark or a rotated word makes a row as tall as a block).
+    if (!captionLine(row) || row.y1 - row.y0 > lh * 1.6) break;
+    if (band.length > 0 && row.y0 - band[band.length - 1].y1 > lh * 0.4) break;
+    band.push(row);
+  }
+  if (band.length < 2) return undefined;
+  const known = (cells: HeaderCell[]) => cells.filter((c) => c.role !== "other").length;
+  const read = band.map((row) => headerCells(row).cells);
+  let spine = 0;
+  for (let k = 1; k < band.length; k++)
+    if (known(read[k]) > known(read[spine]) || (known(read[k]) === known(read[spine]) && read[k].length > read[spine].length))
+      spine = k;
+  interface Stack {
+    cell?: HeaderCell;
+    parts: { y: number; text: string; role?: { role: ColumnRole; weight: number } }[];
+    words: Word[];
+    x0: number;
+    x1: number;
+  }
+  const stacks: Stack[] = read[spine].map((c) => ({
+    cell: c,
+    parts: [{ y: band[spine].y0, text: c.text, role: c.role === "other" ? undefined : c }],
+    words: [...c.words],
+    x0: Math.min(...c.words.map((w) => w.x0)),
+    x1: Math.max(...c.words.map((w) => w.x1)),
+  }));
+  const spineStacks = stacks.length;
+  band.forEach((row, k) => {
+    if (k === spine) return;
+    for (const seg of row.segments) {
+      let best: Stack | undefined;
+      let bestOverlap = 0;
+      for (const st of stacks) {
+        const o = Math.min(st.x1, seg.x1) - Math.max(st.x0, seg.x0);
+        if (o > bestOverlap) {
+          bestOverlap = o;
+          best = st;
+        }
+      }
+      const part = { y: row.y0, text: seg.text, role: roleOf(seg.text) };
+      if (best) {
+        best.parts.push(part);
+        best.words.push(...seg.words);
+        if (!best.cell) {
+          best.x0 = Math.min(best.x0, seg.x0);
+          best.x1 = Math.max(best.x1, seg.x1);
+        }
+      } else stacks.push({ parts: [part], words: [...seg.words], x0: seg.x0, x1: seg.x1 });
+    }
+  });
+  if (stacks.length === spineStacks && stacks.every((st) => st.parts.length === 1)) return undefined;
+  const cells: HeaderCell[] = stacks
+    .sort((a, b) => a.x0 - b.x0)
+    .map((st) => {
+      const text = st.parts
+        .sort((a, b) => a.y - b.y)
+        .map((p) => p.text)
+        .join(" ");
+      // A caption listing several things ("NOM & DESIGNATION, Période") names the strongest of them.
+      const pieces = st.parts
+        .flatMap((p) => (p.role ? [p.role] : p.text.split(/\s*[,&/+]\s*|\s+(?:et|and|und|y|e|en)\s+/i).map((t) => roleOf(t))))
+        .filter((r): r is { role: ColumnRole; weight: number } => !!r)
+        .sort((a, b) => b.weight - a.weight);
+      const role = roleOf(text) ?? (st.cell && st.cell.role !== "other" ? st.cell : pieces[0]);
+      return { role: role?.role ?? "other", weight: role?.weight ?? 0, text, words: st.words };
+    });
+  // Unknown stacked captions count as one word each: their length is not a sentence's.
+  const words = cells.reduce((n, c) => n + (c.role === "other" ? 1 : c.words.length), 0);
+  const covered = cells.reduce((n, c) => n + (c.role === "other" ? 0 : c.words.length), 0);
+  const cols = headerColumns(
+    cells.map((c) => (c.role === "other" ? { ...c, words: [{ ...c.words[0], x0: Math.min(...c.words.map((w) => w.x0)), x1: Math.max(...c.words.map((w) => w.x1)) }] } : c)),
+    covered / Math.max(1, words),
+    pageWidth,
+  );
+  if (!cols) return undefined;
+  const single = Math.max(...band.map((row) => readHeader(row, pageWidth)?.filter((c) => c.role !== "other").length ?? 0));
+  if (cols.filter((c) => c.role !== "other").length <= single) return undefined;
+  return { cols, last: start + band.length - 1 };
+}
+
+function headerColumns(cells: HeaderCell[], coverage: number, pageWidth: number): Column[] | undefined {
   const known = cells.filter((c) => c.role !== "other");
   const numeric = known.filter((c) => c.role === "quantity" || MONEY.has(c.role));
   const hasText = known.some((c) => c.role === "description" || c.role === "itemCode");
@@ -398,6 +514,12 @@ export function readHeader(row: Row, pageWidth = 612): Column[] | undefined {
     x0: Math.min(...c.words.map((w) => w.x0)),
     x1: Math.max(...c.words.map((w) => w.x1)),
   }));
+  // Captions printed without a column gap between them ("CODE ARTICLE, NOM & DESIGNATION"):
+  // the boundary between their columns is not known from the header.
+  for (let k = 0; k + 1 < cols.length; k++) {
+    const size = cells[k + 1].words[0]?.fontSize || 8;
+    if (cols[k + 1].x0 - cols[k].x1 < size * 0.9) cols[k].tightRight = true;
+  }
   // No description header but room on the left ("| Montant HT | TVA | TTC" over named rows):
   // the text left of the first column is the description.
   if (!cols.some((c) => c.role === "description" || c.role === "other") && cols[0].x0 > pageWidth * 0.25) {
@@ -496,8 +618,32 @@ function isTotalsRow(row: Row, cols: Column[]): boolean {
   return false;
 }
 
-/** Assigns each word of a row to the column it overlaps most (else the nearest). */
-function assign(words: Word[], cols: Column[], edges?: number[]): Map<number, Word[]> {
+/**
+ * Assigns each word of a row to the column it overlaps most (else the nearest). With `row`, a
+ * run of words without a gap (a segment) that straddles two text columns whose captions touch
+ * goes whole to the one it overlaps most: the boundary between such columns is uncertain, the
+ * gap between the cells is not.
+ */
+function assign(words: Word[], cols: Column[], edges?: number[], row?: Row): Map<number, Word[]> {
+  const out = assignWords(words, cols, edges);
+  if (!row) return out;
+  const colOf = new Map<Word, number>();
+  for (const [i, ws] of out) for (const w of ws) colOf.set(w, i);
+  for (const seg of row.segments) {
+    const at = [...new Set(seg.words.map((w) => colOf.get(w)).filter((i): i is number => i !== undefined))].sort((a, b) => a - b);
+    if (at.length !== 2 || at[1] !== at[0] + 1 || !cols[at[0]].tightRight) continue;
+    if (!TEXT_ROLES.has(cols[at[0]].role) || !TEXT_ROLES.has(cols[at[1]].role)) continue;
+    const width = (i: number) => seg.words.filter((w) => colOf.get(w) === i).reduce((n, w) => n + w.x1 - w.x0, 0);
+    const [to, from] = width(at[0]) >= width(at[1]) ? [at[0], at[1]] : [at[1], at[0]];
+    const moved = seg.words.filter((w) => colOf.get(w) === from);
+    out.set(from, out.get(from)!.filter((w) => !moved.includes(w)));
+    if (out.get(from)!.length === 0) out.delete(from);
+    out.set(to, [...out.get(to)!, ...moved].sort((a, b) => a.x0 - b.x0));
+  }
+  return out;
+}
+
+function assignWords(words: Word[], cols: Column[], edges?: number[]): Map<number, Word[]> {
   const out = new Map<number, Word[]>();
   for (const w of words) {
     let best = -1;
@@ -567,9 +713,18 @@ export function findLineItems(
   const lh = layout.lineHeight;
   for (const page of layout.pages) {
     const open = tables[tables.length - 1];
-    const headerRows = page.rows
-      .map((row, i) => ({ i, cols: readHeader(row, page.width) }))
-      .filter((h) => h.cols);
+    // Header rows: one line of captions, or a band of stacked caption lines (`first` its top).
+    const headerRows: { i: number; first: number; cols: Column[] }[] = [];
+    for (let i = 0; i < page.rows.length; i++) {
+      const band = readHeaderBand(page.rows, i, page.width, lh);
+      if (band) {
+        headerRows.push({ i: band.last, first: i, cols: band.cols });
+        i = band.last;
+        continue;
+      }
+      const cols = readHeader(page.rows[i], page.width);
+      if (cols) headerRows.push({ i, first: i, cols });
+    }
     // A table running on from the previous page without a repeated header.
     if (open && !open.closed && open.lastPage === page.index - 1 && headerRows.length === 0) {
       const { items, closed, used, footers, taxRows } = readRows(page.rows, 0, open.columns, page.width, decimal, lh);
@@ -621,7 +776,7 @@ export function findLineItems(
       if (!pendingTax.has(table)) pendingTax.set(table, []);
       pendingTax.get(table)!.push(...taxRows);
       table.footers.push(...footers);
-      table.rows.push(page.rows[h.i], ...used);
+      table.rows.push(...page.rows.slice(h.first, h.i + 1), ...used);
       table.lastPage = page.index;
       table.closed = closed;
       if (items.length > 0 && table.box.x1 === 0) table.box = unionBox(items.map((i) => i.box));
@@ -654,6 +809,8 @@ export function findLineItems(
 function quantityFits(text: string): boolean {
   const t = text.trim();
   if (!/\d/.test(t) || /:/.test(t)) return false;
+  // A quantity counts things, not money: "100,00 EUR" in the quantity column is a base amount.
+  if (/[€$£¥]/.test(t) || t.split(/\s+/).some((w) => CURRENCY_CODES.has(w))) return false;
   return !t.split(/\s+/).some((w) => isIdentifierToken(w) && /[a-z]/i.test(w));
 }
 
@@ -668,6 +825,13 @@ function moneyFits(text: string): boolean {
   if (words.some((w) => isIdentifierToken(w) && /[a-z]/i.test(w))) return false;
   return (text.match(/\d[\d.,']*/g) ?? []).length <= 3;
 }
+
+/**
+ * An allowance or charge computed on a base ("5,00% sur 100,00 EUR", "10 % of 250.00", "2 %
+ * auf 80,00"): a document-level discount or fee printed under the items, not an item.
+ */
+const PERCENT_OF_BASE =
+  /\d\s?%\s*(?:sur|of|on|auf|von|de|del|su|sul|van|op|sobre)\s+(?:[$€£]\s?)?\d[\d.,' ]*\d(?:\s?(?:[a-z]{3}|[$€£]))?(?:\s|$)/;
 
 /** A run of words with no column gap that crosses two column edges and reads as a sentence. */
 function isProse(words: Word[], x0: number, x1: number, edges: number[]): boolean {
@@ -896,7 +1060,62 @@ function readRows(
   let sinceItem = 0;
   let prevBottom = start > 0 ? rows[start - 1].y1 : 0;
   let consumed = start;
-  for (const row of window) {
+  // How a row reads against the columns: its cells, whether they misfit their columns and
+  // whether it carries an item's amount.
+  const classify = (row: Row) => {
+    const byCol = assign(row.words, cols, edges, row);
+    const cell = (i: number) => (i >= 0 ? (byCol.get(i) ?? []) : []);
+    const amountIn = (i: number) => {
+      const ws = cell(i);
+      return ws.length > 0 ? pickAmount(joinWords(ws), decimal) : undefined;
+    };
+    // Cells must fit their columns: a quantity is a number, a money cell an amount (a fragment
+    // of an IBAN, a VAT id or a phone number split by the column edges is not); a sentence
+    // running across the columns is prose, not a row of the table.
+    // A row with a fitting quantity and line total is an item even when another money cell
+    // holds a captioned figure ("(Rabais: 5,00)" under the unit price): that cell is dropped.
+    if (
+      totalIdx >= 0 &&
+      cell(totalIdx).length > 0 &&
+      moneyFits(joinWords(cell(totalIdx))) &&
+      qtyIdx >= 0 &&
+      cell(qtyIdx).length > 0 &&
+      quantityFits(joinWords(cell(qtyIdx)))
+    )
+      for (const [i, ws] of byCol) if (i !== totalIdx && MONEY.has(cols[i].role) && !moneyFits(joinWords(ws))) byCol.delete(i);
+    const misfit =
+      (qtyIdx >= 0 && cell(qtyIdx).length > 0 && !quantityFits(joinWords(cell(qtyIdx)))) ||
+      cols.some((c, i) => MONEY.has(c.role) && cell(i).length > 0 && !moneyFits(joinWords(cell(i)))) ||
+      row.segments.some((seg) => isProse(seg.words, seg.x0, seg.x1, edges)) ||
+      PERCENT_OF_BASE.test(fold(row.text));
+    const hasMoney =
+      !misfit &&
+      ((totalIdx >= 0 && amountIn(totalIdx)) ||
+        (totalIdx < 0 && priceIdx >= 0 && amountIn(priceIdx)) ||
+        (totalIdx >= 0 && priceIdx >= 0 && amountIn(priceIdx) && cell(qtyIdx).length > 0));
+    return { byCol, cell, amountIn, misfit, hasMoney };
+  };
+  // The figure columns an item row fills ("quantity,total,taxRate"): items of one table repeat it.
+  const signature = (byCol: Map<number, Word[]>) =>
+    [...byCol.keys()]
+      .filter((i) => !TEXT_ROLES.has(cols[i].role))
+      .sort((a, b) => a - b)
+      .join(",");
+  let lastSignature = "";
+  // Whether an item row with the last item's signature follows within a few rows, before any
+  // totals row: the rows in between are the item's own notes (references, gross/discount/net
+  // figures), not the end of the table.
+  const itemAhead = (from: number) => {
+    for (let k = from; k < Math.min(window.length, from + 12); k++) {
+      const row = window[k];
+      if (isTotalsRow(row, cols) || readHeader(row, pageWidth)) return false;
+      const c = classify(row);
+      if (c.hasMoney) return signature(c.byCol) === lastSignature;
+    }
+    return false;
+  };
+  for (let w = 0; w < window.length; w++) {
+    const row = window[w];
     const gapBefore = row.y0 - prevBottom;
     prevBottom = row.y1;
     consumed++;
@@ -945,27 +1164,11 @@ function readRows(
     }
     const words = row.words;
     if (words.length === 0) continue;
-    const byCol = assign(words, cols, edges);
-    const cell = (i: number) => (i >= 0 ? (byCol.get(i) ?? []) : []);
-    const amountIn = (i: number) => {
-      const ws = cell(i);
-      return ws.length > 0 ? pickAmount(joinWords(ws), decimal) : undefined;
-    };
-    // Cells must fit their columns: a quantity is a number, a money cell an amount (a fragment
-    // of an IBAN, a VAT id or a phone number split by the column edges is not); a sentence
-    // running across the columns is prose, not a row of the table.
-    const misfit =
-      (qtyIdx >= 0 && cell(qtyIdx).length > 0 && !quantityFits(joinWords(cell(qtyIdx)))) ||
-      cols.some((c, i) => MONEY.has(c.role) && cell(i).length > 0 && !moneyFits(joinWords(cell(i)))) ||
-      row.segments.some((seg) => isProse(seg.words, seg.x0, seg.x1, edges));
-    const hasMoney =
-      !misfit &&
-      ((totalIdx >= 0 && amountIn(totalIdx)) ||
-      (totalIdx < 0 && priceIdx >= 0 && amountIn(priceIdx)) ||
-        (totalIdx >= 0 && priceIdx >= 0 && amountIn(priceIdx) && cell(qtyIdx).length > 0));
+    const { byCol, cell, misfit, hasMoney } = classify(row);
     const otherNumeric = misfit || [...byCol.keys()].some((i) => i !== descIdx && cols[i].role !== "description");
     if (hasMoney) {
       sinceItem = 0;
+      lastSignature = signature(byCol);
       const values: Record<string, string> = {};
       const boxes: Record<string, Box> = {};
       // Text rows just above, closely spaced and after a gap, are the first lines of this item.
@@ -1021,9 +1224,15 @@ function readRows(
       continue;
     }
     if (!onlyText || !hasLetter(joinWords(words))) {
-      sinceItem++;
+      // A reference line inside an item ("C_FO: ART_1254", "# ligne BC: 3"): no amount, only in
+      // the text columns. It neither makes nor ends an item; anything else counts toward the end.
+      const annotation =
+        items.length > 0 &&
+        !findAmounts(row.text, decimal).some((a) => !a.isPercent && a.hasDecimals) &&
+        [...byCol.keys()].every((i) => TEXT_ROLES.has(cols[i].role));
+      if (!annotation) sinceItem++;
       pending = [];
-      if (items.length > 0 && sinceItem > 3) break;
+      if (items.length > 0 && sinceItem > 3 && !itemAhead(w + 1)) break;
       continue;
     }
     // Skip header-style rows right under the header (a second header line).
@@ -1042,7 +1251,7 @@ function readRows(
       gapBefore < lh * 0.75 && pending.length > 0
         ? [...pending, { row, texts: textWords }]
         : [{ row, texts: textWords }];
-    if (items.length > 0 && sinceItem > 6) break;
+    if (items.length > 0 && sinceItem > 6 && !itemAhead(w + 1)) break;
   }
   return { items, end: Math.max(consumed, end), closed, used, footers, taxRows };
 }
