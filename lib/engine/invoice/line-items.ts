@@ -1102,6 +1102,7 @@ function readRows(
       .sort((a, b) => a - b)
       .join(",");
   let lastSignature = "";
+  let afterTotals = false;
   // Whether an item row with the last item's signature follows within a few rows, before any
   // totals row: the rows in between are the item's own notes (references, gross/discount/net
   // figures), not the end of the table.
@@ -1132,6 +1133,7 @@ function readRows(
     if (isTotalsRow(row, cols)) {
       pending = [];
       sinceItem++;
+      afterTotals = true;
       // A grand total closes the table; a section subtotal may be followed by more items.
       const hit = matchLabelAt(foldKeepLength(row.segments[0].text), 0, LABELS);
       if (hit) {
@@ -1166,8 +1168,17 @@ function readRows(
     if (words.length === 0) continue;
     const { byCol, cell, misfit, hasMoney } = classify(row);
     const otherNumeric = misfit || [...byCol.keys()].some((i) => i !== descIdx && cols[i].role !== "description");
+    // After a discount or subtotal row, a row with an amount but neither quantity nor unit price
+    // under items that have them is an adjustment ("CHARGE : FRAIS DEPLACEMENT | 10,00"), not an item.
+    const bare = cell(qtyIdx).length === 0 && cell(priceIdx).length === 0;
+    if (hasMoney && afterTotals && bare && items.length > 0 && items.every((i) => qtyIdx >= 0 && i.values[cols[qtyIdx].key])) {
+      pending = [];
+      sinceItem++;
+      continue;
+    }
     if (hasMoney) {
       sinceItem = 0;
+      afterTotals = false;
       lastSignature = signature(byCol);
       const values: Record<string, string> = {};
       const boxes: Record<string, Box> = {};
@@ -1197,11 +1208,16 @@ function readRows(
     }
     // No amount: a continuation of the previous item's text, or a lead/section line.
     const textWords = descIdx >= 0 ? cell(descIdx) : words;
+    // Text lines of an item: words in the description only, figures-free cells elsewhere, or
+    // reference lines in the text columns ("# ligne BC: 1", ":59878541259876") with no amount.
     const onlyText =
       !otherNumeric ||
       [...byCol.entries()].every(
         ([i, ws]) => i === descIdx || cols[i].role === "description" || !ws.some((w) => /\d/.test(w.text)),
-      );
+      ) ||
+      (!misfit &&
+        [...byCol.keys()].every((i) => TEXT_ROLES.has(cols[i].role)) &&
+        !findAmounts(row.text, decimal).some((a) => !a.isPercent && a.hasDecimals));
     const prev = items[items.length - 1];
     if (
       prev &&

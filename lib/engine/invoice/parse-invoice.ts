@@ -1616,6 +1616,23 @@ function titleNumber(layout: Layout): { value: string; box: Box } | undefined {
       if (titled) return { value: id, box: seg };
     }
   }
+  // The title wrapped onto a number caption ("FACTURE" / "AFFACTURÉE N°  UC1_2023020_AFF",
+  // "INVOICE" / "NUMBER  4711"): the value is the next segment on the caption's row.
+  for (const [ri, row] of rows.entries()) {
+    const above = rows[ri - 1];
+    if (!above || row.y0 - above.y1 > layout.lineHeight) continue;
+    for (const [si, seg] of row.segments.entries()) {
+      if (!WRAPPED_NUMBER_CAPTION_RE.test(fold(seg.text.trim()))) continue;
+      const titled = above.segments.some(
+        (t) => DOC_TITLE_RE.test(fold(t.text.trim())) && Math.abs(t.x0 - seg.x0) < layout.lineHeight * 2,
+      );
+      const value = row.segments[si + 1];
+      const id = value?.text.trim() ?? "";
+      if (!titled || !value || !/^[A-Z0-9][A-Z0-9_\-/.#]*\d[A-Z0-9_\-/.]*$/i.test(id)) continue;
+      if (findDates(id).length > 0 || (isAmountLike(id) && !/^0\d/.test(id))) continue;
+      return { value: id, box: value };
+    }
+  }
   // An identifier alone on the row right under the title ("INVOICE" / "INV/2024/00005").
   for (const [ri, row] of rows.entries()) {
     if (!row.segments.some((t) => DOC_TITLE_RE.test(fold(t.text.trim()).replace(/[\s:]+$/, "")))) continue;
@@ -1633,6 +1650,9 @@ function titleNumber(layout: Layout): { value: string; box: Box } | undefined {
 
 /** "Nº 000.000.046", "No. 4711", "Nr. 17" (folded): a number sign and an identifier, alone in a segment. */
 const NUMBER_SIGN_RE = /^(?:n\s*o|nr|num|numero|#)\.?\s*[:.]?\s*([a-z0-9][a-z0-9_\-/.]*)$/;
+
+/** The second line of a title wrapped onto its number caption (folded): "affacturee n°", "number:". */
+const WRAPPED_NUMBER_CAPTION_RE = /^(?:[a-z]+\s+){0,2}(?:n\s*[o°º]|nr|num|numero|number|nummer|#)\.?\s*:?$/;
 
 /** A document title of its own (folded): invoice, credit note, the Brazilian NF-e/DANFE. */
 const DOC_TITLE_RE =

@@ -189,3 +189,22 @@ describe("the return-address line over the window is the vendor's", () => {
     expect(b.customer?.billTo?.address?.city).toBe("Osterhausen");
   });
 });
+
+describe("a document title wrapped onto its number caption", () => {
+  it.each([
+    ["FACTURE", "AFFACTURÉE N°", "UC1_2023020_AFF"],
+    ["INVOICE", "NUMBER", "INV-7781"],
+    ["RECHNUNG", "Nr.", "RE-2024-118"],
+  ])("'%s' over '%s' beside the number", (title, caption, id) => {
+    const b = body([
+      line(50, 40, "Atelier Lumen SARL", 14, true),
+      line(50, 60, "12 rue des Arts, 69001 Lyon", 8),
+      line(340, 40, title, 12, true),
+      line(340, 54, caption, 10),
+      line(460, 54, id, 10),
+      line(340, 68, "Date : 14/03/2024", 10),
+    ]);
+    expect(b.invoice?.invoiceNo).toBe(id);
+  });
+});
+

@@ -138,4 +138,51 @@ describe("cells of the item rows", () => {
     expect(got).toHaveLength(1);
     expect(got[0].total).toBe("100.00");
   });
+
+  it("an item whose amount row has no text takes its reference and description lines from right above and below", () => {
+    const got = items([
+      ...letterhead,
+      line(50, 200, "Code", 8),
+      line(110, 200, "Désignation", 8),
+      line(300, 200, "Qté", 8),
+      line(360, 200, "P.U. HT", 8),
+      line(440, 200, "Montant HT", 8),
+      line(50, 220, "# ligne BC: 1", 8),
+      line(110, 220, "PRESTATION SUPPORT - Description de l'article", 8),
+      line(302, 225, "5,00", 9),
+      line(360, 225, "40,00", 9),
+      line(440, 225, "200,00", 9),
+      line(50, 230, ":59878541259876", 8),
+      line(110, 230, "Période de 01/01/2023 au 31/01/2023", 8),
+      line(350, 270, "TOTAL HT 200,00", 10),
+    ]);
+    expect(got).toHaveLength(1);
+    expect(got[0].total).toBe("200.00");
+    expect(got[0].description).toBe("PRESTATION SUPPORT - Description de l'article\nPériode de 01/01/2023 au 31/01/2023");
+  });
+
+  it("after a discount row, a row with an amount but no quantity or unit price is an adjustment, not an item", () => {
+    const got = items([
+      ...letterhead,
+      line(50, 200, "Désignation", 8),
+      line(300, 200, "Qté", 8),
+      line(360, 200, "P.U. HT", 8),
+      line(440, 200, "Montant HT", 8),
+      line(50, 220, "Lampe de bureau", 9),
+      line(302, 220, "2", 9),
+      line(360, 220, "50,00", 9),
+      line(440, 220, "100,00", 9),
+      line(50, 234, "Abat-jour", 9),
+      line(302, 234, "1", 9),
+      line(360, 234, "20,00", 9),
+      line(440, 234, "20,00", 9),
+      line(80, 270, "REMISE : REMISE COMMERCIALE", 9),
+      line(444, 270, "-5,00", 9),
+      line(80, 300, "CHARGE : FRAIS DEPLACEMENT", 9),
+      line(444, 300, "10,00", 9),
+      line(350, 340, "TOTAL HT 125,00", 10),
+    ]);
+    expect(got.map((i) => i.total)).toEqual(["100.00", "20.00"]);
+  });
 });
+
