@@ -18,9 +18,14 @@
  * subtotal, tax) plus due date and currency; line-item count (invoices with a table) and amount
  * recall; seconds per page. Skips a corpus folder quietly when it is absent.
  * Usage: bash scripts/quire.sh run bench/accuracy/invoices.ts [--show tuning|held-out|generated] [--no-generated]
+ *        [--scan DEGREES]
+ *
+ * `--scan 1.5` scores the same files as scans: every page rendered to a 200 dpi greyscale image
+ * turned by that many degrees (0 for a straight scan) and read through OCR, the text layer gone.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import * as mupdf from "mupdf";
 import { readInvoice } from "@/lib/engine/invoice/read-invoice";
 import { shutdownOcr } from "@/lib/engine/ocr/pool";
 
@@ -29,6 +34,33 @@ type Json = Record<string, unknown>;
 const args = process.argv.slice(2);
 const show = args.includes("--show") ? args[args.indexOf("--show") + 1] : undefined;
 const withGenerated = !args.includes("--no-generated");
+const scanDegrees = args.includes("--scan") ? Number(args[args.indexOf("--scan") + 1] ?? 0) : undefined;
+
+/** The file as a scan: each page a 200 dpi greyscale image, turned by `degrees`, no text layer. */
+function asScan(pdf: Uint8Array, degrees: number): Uint8Array {
+  const src = mupdf.Document.openDocument(pdf, "application/pdf");
+  const out = new mupdf.PDFDocument();
+  try {
+    for (let i = 0; i < src.countPages(); i++) {
+      const page = src.loadPage(i);
+      const m = mupdf.Matrix.concat(mupdf.Matrix.scale(200 / 72, 200 / 72), mupdf.Matrix.rotate(degrees));
+      const pix = page.toPixmap(m, mupdf.ColorSpace.DeviceGray, false, true);
+      const w = (pix.getWidth() * 72) / 200;
+      const h = (pix.getHeight() * 72) / 200;
+      const res = out.addObject(out.newDictionary());
+      const xobj = out.newDictionary();
+      xobj.put("Im0", out.addImage(new mupdf.Image(pix)));
+      res.put("XObject", xobj);
+      out.insertPage(-1, out.addPage([0, 0, w, h], 0, res, `q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`));
+      pix.destroy();
+      page.destroy();
+    }
+    return out.saveToBuffer("compress").asUint8Array().slice();
+  } finally {
+    src.destroy();
+    out.destroy();
+  }
+}
 
 function corpusRoot(): string | undefined {
   const candidates = [
@@ -271,6 +303,13 @@ async function main() {
   const cases = root ? loadCorpus(root) : [];
   if (!root) console.log("accuracy:invoices: no corpus (../shared/corpus); scoring generated invoices only.");
   if (withGenerated) cases.push(...(await loadGenerated()));
+  if (scanDegrees !== undefined) {
+    console.log(`accuracy:invoices: every file read as a 200 dpi scan turned by ${scanDegrees}° (OCR)`);
+    for (const c of cases) {
+      c.bytes = asScan(c.bytes, scanDegrees);
+      c.embedded = false;
+    }
+  }
   const scores = new Map<string, Score>();
   const scoreFor = (k: string) => {
     let s = scores.get(k);

@@ -145,6 +145,22 @@ export function pageOrientation(raster: Raster, langs: string[] = ["eng"]): Prom
 }
 
 /** OCRs a raster; see OcrOptions. */
+/**
+ * A table rule read as part of the word beside it ("|5", "Ligne|", "60,00}", "28,00)"): the
+ * bars at either end go (with any punctuation beyond them), and so does a closing bracket after a figure that opens none. A word
+ * that is only bars is a rule ("").
+ */
+export function withoutRuleGlyphs(text: string): string {
+  // A bar at either end, with any punctuation beyond it ("P.U.HT(EUR)|-", "|#ligne").
+  let t = text.replace(/^[^\p{L}\p{N}]*[|¦]+|[|¦]+[^\p{L}\p{N}]*$/gu, "");
+  if (/\d[)}\]]$/.test(t)) {
+    const close = t[t.length - 1];
+    const open = close === ")" ? "(" : close === "}" ? "{" : "[";
+    if (!t.includes(open)) t = t.slice(0, -1);
+  }
+  return t;
+}
+
 export async function ocrImage(raster: Raster, opts: OcrOptions = {}): Promise<OcrResult> {
   const engine = ocrEngine();
   const langs = opts.langs?.length ? opts.langs : ["eng"];
@@ -185,7 +201,7 @@ export async function ocrImage(raster: Raster, opts: OcrOptions = {}): Promise<O
   for (let i = 0; i < raw.length; i++) lineHeight.set(raw[i].line, Math.max(lineHeight.get(raw[i].line) ?? 0, boxes[i].y1 - boxes[i].y0));
   for (let i = 0; i < raw.length; i++) {
     const w = raw[i];
-    const text = w.text.trim();
+    const text = withoutRuleGlyphs(w.text.trim());
     if (!text) continue;
     if (w.conf < junk && !/[\p{L}\p{N}]/u.test(text)) continue;
     // Near-zero confidence alone is no verdict: Tesseract gives 0 to real words (a code in

@@ -5,7 +5,7 @@ import * as mupdf from "mupdf";
 import sharp from "sharp";
 import { afterAll, describe, expect, test } from "vitest";
 import { installedLanguages, parseLanguages, systemTessdataDir } from "@/lib/engine/ocr/languages";
-import { ocrImage } from "@/lib/engine/ocr/ocr-image";
+import { ocrImage, withoutRuleGlyphs } from "@/lib/engine/ocr/ocr-image";
 import { ocrPlan, poolSize, shutdownOcr } from "@/lib/engine/ocr/pool";
 import { applyGamma, preprocessRaster, rotateQuarter, toGray, toPnm, type Raster } from "@/lib/engine/ocr/preprocess";
 import { getPageTexts, renderForOcr, sniffKind } from "@/lib/engine/text/page-texts";
@@ -58,6 +58,25 @@ describe("OCR preprocessing", () => {
     } finally {
       doc.destroy();
     }
+  });
+});
+
+describe("OCR words beside table rules", () => {
+  test.each([
+    ["|5", "5"],
+    ["Ligne|", "Ligne"],
+    ["|#ligne", "#ligne"],
+    ["P.U.HT(EUR)|-", "P.U.HT(EUR)"],
+    ["60,00}", "60,00"],
+    ["28,00)", "28,00"],
+    ["7,00]", "7,00"],
+    ["|", ""],
+    ["(RE)", "(RE)"],
+    ["(Net):60,00", "(Net):60,00"],
+    ["[x6]", "[x6]"],
+    ["a|b", "a|b"],
+  ])("%s → %s", (raw, clean) => {
+    expect(withoutRuleGlyphs(raw)).toBe(clean);
   });
 });
 
