@@ -18,10 +18,11 @@
  * subtotal, tax) plus due date and currency; line-item count (invoices with a table) and amount
  * recall; seconds per page. Skips a corpus folder quietly when it is absent.
  * Usage: bash scripts/quire.sh run bench/accuracy/invoices.ts [--show tuning|held-out|generated] [--no-generated]
- *        [--scan DEGREES]
+ *        [--scan DEGREES [--scan-dpi DPI]]
  *
- * `--scan 1.5` scores the same files as scans: every page rendered to a 200 dpi greyscale image
- * turned by that many degrees (0 for a straight scan) and read through OCR, the text layer gone.
+ * `--scan 1.5` scores the same files as scans: every page rendered to a greyscale image (200 dpi
+ * unless `--scan-dpi`) turned by that many degrees (0 for a straight scan) and read through OCR,
+ * the text layer gone.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -35,18 +36,19 @@ const args = process.argv.slice(2);
 const show = args.includes("--show") ? args[args.indexOf("--show") + 1] : undefined;
 const withGenerated = !args.includes("--no-generated");
 const scanDegrees = args.includes("--scan") ? Number(args[args.indexOf("--scan") + 1] ?? 0) : undefined;
+const scanDpi = args.includes("--scan-dpi") ? Number(args[args.indexOf("--scan-dpi") + 1]) : 200;
 
-/** The file as a scan: each page a 200 dpi greyscale image, turned by `degrees`, no text layer. */
-function asScan(pdf: Uint8Array, degrees: number): Uint8Array {
+/** The file as a scan: each page a greyscale image (`--scan-dpi`, 200), turned by `degrees`, no text layer. */
+function asScan(pdf: Uint8Array, degrees: number, dpi = scanDpi): Uint8Array {
   const src = mupdf.Document.openDocument(pdf, "application/pdf");
   const out = new mupdf.PDFDocument();
   try {
     for (let i = 0; i < src.countPages(); i++) {
       const page = src.loadPage(i);
-      const m = mupdf.Matrix.concat(mupdf.Matrix.scale(200 / 72, 200 / 72), mupdf.Matrix.rotate(degrees));
+      const m = mupdf.Matrix.concat(mupdf.Matrix.scale(dpi / 72, dpi / 72), mupdf.Matrix.rotate(degrees));
       const pix = page.toPixmap(m, mupdf.ColorSpace.DeviceGray, false, true);
-      const w = (pix.getWidth() * 72) / 200;
-      const h = (pix.getHeight() * 72) / 200;
+      const w = (pix.getWidth() * 72) / dpi;
+      const h = (pix.getHeight() * 72) / dpi;
       const res = out.addObject(out.newDictionary());
       const xobj = out.newDictionary();
       xobj.put("Im0", out.addImage(new mupdf.Image(pix)));
@@ -304,7 +306,7 @@ async function main() {
   if (!root) console.log("accuracy:invoices: no corpus (../shared/corpus); scoring generated invoices only.");
   if (withGenerated) cases.push(...(await loadGenerated()));
   if (scanDegrees !== undefined) {
-    console.log(`accuracy:invoices: every file read as a 200 dpi scan turned by ${scanDegrees}° (OCR)`);
+    console.log(`accuracy:invoices: every file read as a ${scanDpi} dpi scan turned by ${scanDegrees}° (OCR)`);
     for (const c of cases) {
       c.bytes = asScan(c.bytes, scanDegrees);
       c.embedded = false;
