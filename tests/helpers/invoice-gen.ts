@@ -103,6 +103,11 @@ export interface GenInvoice {
   privateCustomer?: boolean;
   /** The legal footer as centred sentences ("Name GmbH, Sitz Hamburg, Amtsgericht Hamburg HRB 12345 …") instead of columns. */
   footerSentence?: boolean;
+  /**
+   * Classic table: each column caption stacked over tight lines ("Unit" / "price" / "(EUR)"), as
+   * e-invoicing tools print them, and a reference line ("Ref. A-101") above each item's amounts.
+   */
+  stackedCaptions?: boolean;
   subtotal: number;
   taxes: { rate: number; amount: number }[];
   tax: number;
@@ -393,6 +398,7 @@ export interface GenOptions {
   noSenderLine?: boolean;
   senderCommas?: boolean;
   footerSentence?: boolean;
+  stackedCaptions?: boolean;
   deliveryBeside?: boolean;
   privateCustomer?: boolean;
   brandHead?: boolean;
@@ -504,6 +510,7 @@ export function generateInvoice(o: GenOptions): GenInvoice {
     noSenderLine: !!o.noSenderLine,
     senderCommas: !!o.senderCommas,
     footerSentence: !!o.footerSentence,
+    stackedCaptions: !!o.stackedCaptions,
     deliveryBeside: !!o.deliveryBeside,
     privateCustomer: !!o.privateCustomer,
     brandHead: !!o.brandHead,
@@ -578,6 +585,8 @@ export function benchmarkInvoices(): GenInvoice[] {
     out.push(generateInvoice({ language, layout: "classic", seed: 29, totalsGrid: true, periodCaption: true }));
     // A trade name with its VAT number in the letterhead, a billing agent's legal footer.
     out.push(generateInvoice({ language, layout: "classic", seed: 30, agentFooter: true, noSenderLine: true }));
+    // Column captions stacked over tight lines, a reference line above each item's amounts.
+    out.push(generateInvoice({ language, layout: "classic", seed: 31, stackedCaptions: true, twoRates: true, multiLine: true }));
   }
   out.push(generateInvoice({ language: "en", layout: "classic", seed: 6, usDates: true, multiLine: true }));
   return out;
@@ -884,7 +893,18 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
       }
       y += 6;
     }
-    if (!g.headerless) {
+    if (!g.headerless && g.stackedCaptions) {
+      // Each caption's words on lines 5 pt apart, the currency under the money columns.
+      const stack = (x: number, caption: string, money: boolean, right: boolean) => {
+        const lines = caption.split(" ");
+        if (money) lines.push(`(${g.currency})`);
+        lines.forEach((l, i) => text(ctx, x, y + i * 5, l, { size: 7, right }));
+        return lines.length;
+      };
+      const depth = Math.max(stack(X.desc, cols[0], false, false), stack(X.qty, cols[1], false, true), stack(X.unit, cols[2], true, true), stack(X.amount, cols[3], true, true));
+      rule(ctx, 50, 545, y + depth * 5 + 4);
+      y += depth * 5 + 11;
+    } else if (!g.headerless) {
       text(ctx, X.desc, y, cols[0], { bold: true });
       text(ctx, X.qty, y, cols[1], { bold: true, right: true });
       text(ctx, X.unit, y, cols[2], { bold: true, right: true });
@@ -921,6 +941,10 @@ export async function renderInvoice(g: GenInvoice): Promise<Buffer> {
         }
       }
       carried += it.total;
+      if (g.stackedCaptions) {
+        text(ctx, X.desc, y, `Ref. A-${101 + n}`, { size: 7 });
+        y += 9;
+      }
       text(ctx, X.desc, y, it.description[0]);
       text(ctx, X.qty, y, String(it.quantity), { right: true });
       text(ctx, X.unit, y, money(g, it.unitPrice), { right: true });

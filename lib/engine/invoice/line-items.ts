@@ -361,7 +361,7 @@ function headerCells(row: Row): { cells: HeaderCell[]; coverage: number } {
 }
 
 const QUALIFIER =
-  /\s+(?:net(?:to)?|nett|ht|ttc|h\.t\.|hors\s+taxes?|excl\.?(?:\s+(?:vat|btw|tax))?|incl\.?(?:\s+(?:vat|btw|tax))?|brutto|gross|eur|euro|€|\(€\)|\(eur\)|en\s+(?:eur|€)|in\s+(?:eur|€)|\(%\)|%|facturee?s?|livree?s?|billed|invoiced|delivered|berechnet|geliefert|hors\s+tva)$/;
+  /\s+(?:net(?:to)?|nett|ht|ttc|h\.t\.|hors\s+taxes?|excl\.?(?:\s+(?:vat|btw|tax))?|incl\.?(?:\s+(?:vat|btw|tax))?|brutto|gross|eur|euro|€|\([$€£¥]\)|\([a-z]{3}\)|en\s+(?:eur|€)|in\s+(?:eur|€)|\(%\)|%|facturee?s?|livree?s?|billed|invoiced|delivered|berechnet|geliefert|hors\s+tva)$/;
 
 /** "prix unitaire net ht (€)" → "prix unitaire"; "" when nothing was stripped. */
 function stripQualifiers(text: string): string {
@@ -398,7 +398,8 @@ function captionLine(row: Row): boolean {
  * is the spine; a caption of another line joins the spine cell it overlaps, or starts a column
  * of its own. Each column is named by its whole stacked caption when that names a role, else
  * by its spine cell, else by its strongest part. Returns the columns and the band's last row
- * when the band names more columns than any of its lines alone.
+ * when the band names at least as many columns as any of its lines alone (its further lines
+ * then name the columns better, "Unit" / "price" / "(GBP)", and are not read as item text).
  */
 export function readHeaderBand(
   rows: Row[],
@@ -485,7 +486,7 @@ export function readHeaderBand(
   );
   if (!cols) return undefined;
   const single = Math.max(...band.map((row) => readHeader(row, pageWidth)?.filter((c) => c.role !== "other").length ?? 0));
-  if (cols.filter((c) => c.role !== "other").length <= single) return undefined;
+  if (cols.filter((c) => c.role !== "other").length < single) return undefined;
   return { cols, last: start + band.length - 1 };
 }
 
@@ -1219,9 +1220,15 @@ function readRows(
         [...byCol.keys()].every((i) => TEXT_ROLES.has(cols[i].role)) &&
         !findAmounts(row.text, decimal).some((a) => !a.isPercent && a.hasDecimals));
     const prev = items[items.length - 1];
+    // A text line set closer to the next item's amount row than to the last item is that next
+    // item's first line ("Ref. A-102" right above its row), not the last item's continuation.
+    const next = window[w + 1];
+    const leadsNext =
+      next !== undefined && next.y0 - row.y1 < gapBefore * 0.6 && next.y0 - row.y1 < lh * 0.6 && classify(next).hasMoney;
     if (
       prev &&
       onlyText &&
+      !leadsNext &&
       gapBefore < lh * 0.75 &&
       pending.length === 0 &&
       words.length > 0 &&

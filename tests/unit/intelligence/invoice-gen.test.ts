@@ -158,6 +158,17 @@ describe("rows the item table's columns let through that are not items", () => {
       expect(items.map((i) => i.description)).toEqual(g.items.map((i) => i.description[0]));
     });
 
+    it(`${language}: column captions stacked over tight lines, a reference line above each item's amounts`, async () => {
+      const { g, t, body } = await parse({ language, layout: "classic", seed: 31, stackedCaptions: true, twoRates: true, multiLine: true });
+      expectHeader(t, body);
+      const items = body.lineItems.flat() as Record<string, string>[];
+      expect(items.map((i) => [num(i.quantity), num(i.unitPrice), num(i.total)])).toEqual(g.items.map((i) => [i.quantity, i.unitPrice, i.total]));
+      // Each reference line leads its own item; no caption line ("price", "(EUR)") is item text.
+      items.forEach((it, n) => {
+        expect(it.description.split("\n")).toEqual([`Ref. A-${101 + n}`, ...g.items[n].description]);
+      });
+    });
+
     it(`${language}: a payment sentence across the table's width ending in an amount`, async () => {
       const { g, t, body } = await parse({ language, layout: "stacked", seed: 1, items: 5, prose: true });
       expect(body.lineItems.flat()).toHaveLength(g.items.length);
