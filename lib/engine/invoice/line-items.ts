@@ -299,7 +299,12 @@ interface HeaderCell {
 
 /** The column role a whole caption names ("Prix unitaire net HT (€)" → unitPrice), if any. */
 function roleOf(caption: string): { role: ColumnRole; weight: number } | undefined {
-  const text0 = fold(caption).replace(/[:]+$/, "");
+  // Spaces OCR lost are put back before a bracket and after an abbreviation's last dot
+  // ("P.U.HT(EUR)" → "p.u. ht (eur)").
+  const text0 = fold(caption)
+    .replace(/[:]+$/, "")
+    .replace(/([^\s(])\(/g, "$1 (")
+    .replace(/\.(?=[a-z]{2})/g, ". ");
   // A column name with qualifiers ("Prix unitaire net HT (€)", "Quantité facturée",
   // "Gesamtpreis netto") is the column name.
   const text = stripQualifiers(text0) || text0;

@@ -184,5 +184,28 @@ describe("cells of the item rows", () => {
     ]);
     expect(got.map((i) => i.total)).toEqual(["100.00", "20.00"]);
   });
+
+  it("captions OCR ran together ('P.U.HT(EUR)', 'Montant(EUR)') still name their columns", () => {
+    const got = items([
+      ...letterhead,
+      line(50, 200, "Désignation", 8),
+      line(300, 200, "Qté", 8),
+      line(350, 200, "P.U.HT(EUR)", 8),
+      line(440, 200, "Montant(EUR)", 8),
+      line(50, 220, "Lampe de bureau", 9),
+      line(302, 220, "2", 9),
+      line(360, 220, "50,00", 9),
+      line(444, 220, "100,00", 9),
+      line(50, 234, "Abat-jour", 9),
+      line(302, 234, "1", 9),
+      line(360, 234, "20,00", 9),
+      line(444, 234, "20,00", 9),
+      line(350, 270, "TOTAL HT 120,00", 10),
+    ]);
+    expect(got.map((i) => [i.unitPrice, i.total])).toEqual([
+      ["50.00", "100.00"],
+      ["20.00", "20.00"],
+    ]);
+  });
 });
 
