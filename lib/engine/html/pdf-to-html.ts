@@ -445,6 +445,8 @@ function positionedTable(
   // Words by cell (merged cells: their top-left cell).
   const cellWords = new Map<string, Word[]>();
   for (const w of words) {
+    // A word already in an earlier table (detected tables may overlap) is shown once.
+    if (used.has(w)) continue;
     const cx = (w.x0 + w.x1) / 2;
     const cy = (w.y0 + w.y1) / 2;
     if (cx < xs[0] || cx > xs[nCols] || cy < ys[0] || cy > ys[nRows]) continue;
