@@ -5,6 +5,7 @@ import { pageDrawing } from "@/lib/engine/html/page-drawing";
 import { collectGlyphs, fontFacts, FontTable, glyphFilter, turnMatrix, type FontFacts, type Glyph } from "@/lib/engine/html/page-glyphs";
 import { assignGlyphs, runSpan, wordRuns } from "@/lib/engine/html/text-runs";
 import { buildWebFonts, fontStyle, STACKS, type WebFonts } from "@/lib/engine/html/web-fonts";
+import { BOX_FAMILY, boxFontFace, boxTextWidth } from "@/lib/engine/html/box-font";
 import sharp from "sharp";
 import { analysePage } from "@/lib/engine/tables/page-tables";
 import type { Area } from "@/lib/engine/tables/extract-tables";
@@ -126,6 +127,8 @@ export async function pagesToHtml(pages: PageText[], source: PageSource, opts: H
     ".flow .cols{display:flex;gap:24px;align-items:flex-start}.flow .cols>div{flex:1 1 0;min-width:0}",
     ".flow img{max-width:100%}",
     ...(fontCss ? [fontCss] : []),
+    // The box font, for transparent text (only when the pages have some).
+    ...(body.some((b) => b.includes(`font-family:${BOX_FAMILY}`)) ? [boxFontFace()] : []),
   ].join("\n");
   const html =
     `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${esc(opts.title ?? "Document")}</title>\n` +
@@ -373,9 +376,12 @@ function span(w: Word, s: number, left: number, top: number, transparent = false
   // The span's box is the word's box: top at the ascender, height to the descender. The browser's
   // font is not the PDF's: a horizontal scale makes the word exactly as wide as in the PDF.
   const h = Math.max(1, (w.y1 - w.y0) * s);
-  const natural = measureText(w.text, fontStack(w.fontName), w.bold, w.italic) * w.fontSize * s;
-  // Transparent text only marks where the words are: fit it exactly; visible text within reason.
-  const [lo, hi] = transparent || w.ocr ? [0.05, 20] : [0.5, 2];
+  // Transparent text only marks where the words are: set in the box font (every character of a
+  // known width, box-font.ts) at the box's height, so the text's box is the word's box exactly;
+  // visible text in its local stack, scaled within reason.
+  const boxed = transparent || w.ocr;
+  const natural = boxed ? boxTextWidth(w.text) * h : measureText(w.text, fontStack(w.fontName), w.bold, w.italic) * w.fontSize * s;
+  const [lo, hi] = boxed ? [0.05, 20] : [0.5, 2];
   const k = natural > 0 ? Math.min(hi, Math.max(lo, ((w.x1 - w.x0) * s) / natural)) : 1;
   let scale = Math.abs(k - 1) > 0.01 ? `;transform:scaleX(${k.toFixed(3)})` : "";
   if (turn && w.ocr) {
@@ -385,7 +391,7 @@ function span(w: Word, s: number, left: number, top: number, transparent = false
     top = cy * turn.s - turn.offY - h / 2;
     scale = `;transform:rotate(${turn.deg}deg)${Math.abs(k - 1) > 0.01 ? ` scaleX(${k.toFixed(3)})` : ""}`;
   }
-  const style = transparent ? wordStyle({ ...w, ocr: true }, s) : wordStyle(w, s);
+  const style = boxed ? `font-family:${BOX_FAMILY};font-size:${px(h)};color:transparent` : wordStyle(w, s);
   return `<span class="w" style="left:${px(left)};top:${px(top)};height:${px(h)};line-height:${px(h)};${style}${scale}">${esc(w.text)}</span>`;
 }
 

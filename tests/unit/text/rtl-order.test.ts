@@ -1,10 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import * as mupdf from "mupdf";
 import { describe, expect, test } from "vitest";
 import { rtlOrder } from "@/lib/engine/text/rtl-order";
 import { extractPageText } from "@/lib/engine/text/words";
-
-const DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+import { DEJAVU, glyphPdf } from "@/tests/helpers/glyph-pdf";
 
 /** Boxes (x0, y0, x1, y1 per character) of characters on one horizontal line. */
 const boxes = (...xs: [number, number][]) => xs.flatMap(([a, b]) => [a, 0, b, 10]);
@@ -36,40 +35,6 @@ describe("rtlOrder", () => {
     expect(rtlOrder(boxes([20, 28], [20, 20], [10, 20]), 3, 2)).toEqual([2, 0, 1]);
   });
 });
-
-/**
- * A page of DejaVu Sans glyphs (Type0, Identity-H) drawn left to right, with a ToUnicode map
- * that gives each glyph the text chosen here (several characters for one glyph, as ligatures and
- * shaped right-to-left words have).
- */
-function glyphPdf(glyphs: { ch: string; text: string }[]): Buffer {
-  const doc = new mupdf.PDFDocument();
-  try {
-    const font = new mupdf.Font("DejaVuSans", readFileSync(DEJAVU));
-    const fontObj = doc.addFont(font);
-    const hex = (n: number) => n.toString(16).padStart(4, "0");
-    const utf16 = (s: string) => [...s].map((c) => hex(c.codePointAt(0)!)).join("");
-    const gids = glyphs.map((g) => font.encodeCharacter(g.ch.codePointAt(0)!));
-    const cmap = [
-      "/CIDInit /ProcSet findresource begin 12 dict begin begincmap",
-      "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def /CMapName /Test def /CMapType 2 def",
-      "1 begincodespacerange <0000> <FFFF> endcodespacerange",
-      `${glyphs.length} beginbfchar`,
-      ...glyphs.map((g, i) => `<${hex(gids[i])}> <${utf16(g.text)}>`),
-      "endbfchar endcmap CMapName currentdict /CMap defineresource pop end end",
-    ].join("\n");
-    fontObj.put("ToUnicode", doc.addStream(cmap, {}));
-    const res = doc.newDictionary();
-    const fonts = doc.newDictionary();
-    fonts.put("F1", fontObj);
-    res.put("Font", fonts);
-    const content = `BT /F1 24 Tf 72 700 Td <${gids.map(hex).join("")}> Tj ET`;
-    doc.insertPage(-1, doc.addPage([0, 0, 400, 792], 0, doc.addObject(res), content));
-    return Buffer.from(doc.saveToBuffer("").asUint8Array());
-  } finally {
-    doc.destroy();
-  }
-}
 
 function wordsOf(pdf: Buffer): string[] {
   const doc = new mupdf.PDFDocument(pdf);
