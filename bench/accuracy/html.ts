@@ -5,7 +5,9 @@
  * unless --profiles is given), renders the HTML in Chromium at 1024 px width and the PDF page
  * with MuPDF at the same size, and prints
  *   - text F1: the HTML's words (text of the page element, split at whitespace) against the
- *     PDF's words (MuPDF's structured text, split at whitespace), as multisets, NFKC-normalised;
+ *     PDF's words (MuPDF's structured text split at whitespace and at gaps of half an em or
+ *     more, a word overprinted at its own place counted once; see pdfWords), as multisets,
+ *     NFKC-normalised;
  *   - offset: median distance (px) between the centres of matched words' boxes, words matched
  *     by text, nearest copy first (a word's copies are paired by position, not by the order
  *     of the HTML's text); the HTML boxes come from DOM ranges;
@@ -70,22 +72,38 @@ interface Box {
 
 const norm = (s: string) => s.normalize("NFKC");
 
-/** The PDF's words (MuPDF structured text split at whitespace) in pixels at `scale`. */
+/**
+ * The PDF's words in pixels at `scale`: MuPDF's structured text split at whitespace and at
+ * visible gaps (≥ 0.5 em along the line, either way: glyphs set apart by positioning, with no
+ * space character, which MuPDF leaves in one word), a word drawn twice at the same place
+ * (overprinted for a bolder look or a shadow) counted once — the words a reader sees.
+ */
 function pdfWords(page: mupdf.Page, scale: number): Box[] {
   const [bx0, by0] = page.getBounds();
   const st = page.toStructuredText("");
   const out: Box[] = [];
   let cur: Box | null = null;
+  let dir: [number, number] = [1, 0];
+  let last: { lo: number; hi: number } | null = null;
   const flush = () => {
     if (cur && cur.text) out.push(cur);
     cur = null;
+    last = null;
   };
   try {
     st.walk({
-      beginLine: flush,
+      beginLine(_bbox, _wmode, d) {
+        flush();
+        dir = [d[0], d[1]];
+      },
       endLine: flush,
-      onChar(c, _origin, _font, _size, quad) {
+      onChar(c, _origin, _font, size, quad) {
         if (/\s/.test(c)) return flush();
+        const along = [0, 2, 4, 6].map((k) => quad[k] * dir[0] + quad[k + 1] * dir[1]);
+        const lo = Math.min(...along);
+        const hi = Math.max(...along);
+        if (last && Math.max(lo - last.hi, last.lo - hi) >= 0.5 * size) flush();
+        last = { lo, hi };
         const xs = [quad[0], quad[2], quad[4], quad[6]].map((v) => (v - bx0) * scale);
         const ys = [quad[1], quad[3], quad[5], quad[7]].map((v) => (v - by0) * scale);
         if (!cur) cur = { text: "", x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
@@ -100,7 +118,14 @@ function pdfWords(page: mupdf.Page, scale: number): Box[] {
   } finally {
     st.destroy();
   }
-  return out.map((b) => ({ ...b, text: norm(b.text) }));
+  const words = out.map((b) => ({ ...b, text: norm(b.text) }));
+  const seen = new Map<string, Box[]>();
+  return words.filter((w) => {
+    const same = seen.get(w.text) ?? [];
+    if (same.some((v) => centreDistance(v, w) <= scale)) return false;
+    seen.set(w.text, [...same, w]);
+    return true;
+  });
 }
 
 /** F1 of two multisets of words. */
@@ -286,6 +311,10 @@ async function measure(browser: Browser, s: Sample): Promise<Row> {
       console.log(`  missing: ${missing.slice(0, 30).join(" ")}\n  extra: ${extra.slice(0, 30).join(" ")}`);
     }
     const dists = pairs.map(([i, j]) => centreDistance(words[i], htmlWords[j]));
+    if (verbose) {
+      const worst = pairs.map((p, k) => ({ p, d: dists[k] })).sort((x, y) => y.d - x.d).slice(0, 8);
+      console.log(`  farthest: ${worst.map(({ p: [i], d }) => `${words[i].text}@${Math.round(words[i].x0)},${Math.round(words[i].y0)} ${d.toFixed(1)}px`).join("  ")}`);
+    }
     const [ga, gb] = await Promise.all([toGray(ref, pw, ph), toGray(shot, pw, ph)]);
     const score = ssim({ data: ga, width: pw, height: ph }, { data: gb, width: pw, height: ph });
     if (saveDir) {
