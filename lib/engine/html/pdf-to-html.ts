@@ -441,13 +441,7 @@ function positionedTable(
   const ys = t.rowEdges.length === t.rows.length + 1 ? t.rowEdges : evenEdges(t.y0, t.y1, t.rows.length);
   const nCols = xs.length - 1;
   const nRows = ys.length - 1;
-  const spanAt = new Map(t.spans.map((sp) => [`${sp.row},${sp.col}`, sp]));
-  const covered = new Set<string>();
-  for (const sp of t.spans) {
-    for (let r = sp.row; r < sp.row + sp.rowSpan; r++) {
-      for (let c = sp.col; c < sp.col + sp.colSpan; c++) if (r !== sp.row || c !== sp.col) covered.add(`${r},${c}`);
-    }
-  }
+  const { owner, spanAt, covered } = mergedCells(t, nRows, nCols);
   // Words by cell (merged cells: their top-left cell).
   const cellWords = new Map<string, Word[]>();
   for (const w of words) {
@@ -456,16 +450,11 @@ function positionedTable(
     const cx = (w.x0 + w.x1) / 2;
     const cy = (w.y0 + w.y1) / 2;
     if (cx < xs[0] || cx > xs[nCols] || cy < ys[0] || cy > ys[nRows]) continue;
-    let c = xs.findIndex((x, i) => i < nCols && cx >= x && cx <= xs[i + 1]);
-    let r = ys.findIndex((y, i) => i < nRows && cy >= y && cy <= ys[i + 1]);
+    const c = xs.findIndex((x, i) => i < nCols && cx >= x && cx <= xs[i + 1]);
+    const r = ys.findIndex((y, i) => i < nRows && cy >= y && cy <= ys[i + 1]);
     if (c < 0 || r < 0) continue;
-    for (const sp of t.spans) {
-      if (r >= sp.row && r < sp.row + sp.rowSpan && c >= sp.col && c < sp.col + sp.colSpan) {
-        r = sp.row;
-        c = sp.col;
-      }
-    }
-    const key = `${r},${c}`;
+    const sp = owner.get(`${r},${c}`);
+    const key = sp ? `${sp.row},${sp.col}` : `${r},${c}`;
     const list = cellWords.get(key) ?? [];
     list.push(w);
     cellWords.set(key, list);
@@ -491,6 +480,29 @@ function positionedTable(
   out.push("</table>");
   // Line breaks between cells and rows: the table's text reads as words (layout ignores them).
   return out.join("\n");
+}
+
+type CellSpan = Table["spans"][number];
+
+/**
+ * A table's merged cells, each cell in at most one: a span overlapping an earlier one (table
+ * analysis can return such) is left out and its cells stay single. Otherwise a cell would be
+ * hidden under a span that is not its own, and the words in it lost. `owner`: cell → its span;
+ * `covered`: cells of a span other than its top-left one (not written).
+ */
+export function mergedCells(t: Pick<Table, "spans">, nRows: number, nCols: number): { owner: Map<string, CellSpan>; spanAt: Map<string, CellSpan>; covered: Set<string> } {
+  const owner = new Map<string, CellSpan>();
+  const spanAt = new Map<string, CellSpan>();
+  for (const sp of t.spans) {
+    const cells: string[] = [];
+    for (let r = sp.row; r < Math.min(nRows, sp.row + sp.rowSpan); r++) for (let c = sp.col; c < Math.min(nCols, sp.col + sp.colSpan); c++) cells.push(`${r},${c}`);
+    if (cells.length === 0 || cells.some((k) => owner.has(k))) continue;
+    for (const k of cells) owner.set(k, sp);
+    spanAt.set(`${sp.row},${sp.col}`, sp);
+  }
+  const covered = new Set<string>();
+  for (const [k, sp] of owner) if (k !== `${sp.row},${sp.col}`) covered.add(k);
+  return { owner, spanAt, covered };
 }
 
 function evenEdges(a: number, b: number, n: number): number[] {
@@ -677,11 +689,7 @@ function inline(words: Word[]): string {
 }
 
 function flowTable(t: Table): string {
-  const covered = new Set<string>();
-  const spanAt = new Map(t.spans.map((sp) => [`${sp.row},${sp.col}`, sp]));
-  for (const sp of t.spans) {
-    for (let r = sp.row; r < sp.row + sp.rowSpan; r++) for (let c = sp.col; c < sp.col + sp.colSpan; c++) if (r !== sp.row || c !== sp.col) covered.add(`${r},${c}`);
-  }
+  const { spanAt, covered } = mergedCells(t, t.rows.length, t.rows[0]?.length ?? 0);
   const rows = t.rows.map((row, r) => {
     const cells = row
       .map((text, c) => {
