@@ -302,12 +302,17 @@ async function measure(browser: Browser, s: Sample): Promise<Row> {
     if (verbose) {
       const left = new Map<string, number>();
       for (const x of b) left.set(x, (left.get(x) ?? 0) + 1);
-      const missing = a.filter((x) => {
-        const n = left.get(x) ?? 0;
-        if (n > 0) left.set(x, n - 1);
+      const at = (w: Box) => `${w.text}@${Math.round(w.x0)},${Math.round(w.y0)}`;
+      const missing = words.filter((w) => {
+        const n = left.get(w.text) ?? 0;
+        if (n > 0) left.set(w.text, n - 1);
         return n === 0;
-      });
-      const extra = [...left.entries()].filter(([, n]) => n > 0).map(([x, n]) => (n > 1 ? `${x}×${n}` : x));
+      }).map(at);
+      const extra = htmlWords.filter((w) => {
+        const n = left.get(w.text.normalize("NFKC")) ?? 0;
+        if (n > 0) left.set(w.text.normalize("NFKC"), n - 1);
+        return n > 0;
+      }).map(at);
       console.log(`  missing: ${missing.slice(0, 30).join(" ")}\n  extra: ${extra.slice(0, 30).join(" ")}`);
     }
     const dists = pairs.map(([i, j]) => centreDistance(words[i], htmlWords[j]));
