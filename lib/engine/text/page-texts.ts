@@ -221,8 +221,8 @@ function withoutOverlaps(ocr: Word[], layer: Word[], page: PageText): Word[] {
 
 /**
  * Renders a page for OCR: gray when grayscale preprocessing is on, else RGB; without the text
- * layer for TextFromImagesOnly (and Auto on a page with a short text layer). The pixels are copied out of WASM memory at once (a later
- * render may grow it and detach any view).
+ * layer for TextFromImagesOnly (and Auto on a page with a short text layer). The pixels are
+ * copied out of WASM memory at once (a later render may grow it and detach any view).
  */
 export function renderForOcr(doc: mupdf.Document, index: number, dpi: number, gray: boolean, withoutText: boolean): Raster {
   const page = loadPdfPage(doc, index);
