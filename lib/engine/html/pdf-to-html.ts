@@ -5,6 +5,7 @@ import { pageDrawing } from "@/lib/engine/html/page-drawing";
 import { collectGlyphs, fontFacts, FontTable, glyphFilter, turnMatrix, type FontFacts, type Glyph } from "@/lib/engine/html/page-glyphs";
 import { assignGlyphs, runSpan, wordRuns } from "@/lib/engine/html/text-runs";
 import { buildWebFonts, fontStyle, STACKS, type WebFonts } from "@/lib/engine/html/web-fonts";
+import { BOX_FAMILY, boxFontFace, boxTextWidth } from "@/lib/engine/html/box-font";
 import sharp from "sharp";
 import { analysePage } from "@/lib/engine/tables/page-tables";
 import type { Area } from "@/lib/engine/tables/extract-tables";
@@ -126,6 +127,8 @@ export async function pagesToHtml(pages: PageText[], source: PageSource, opts: H
     ".flow .cols{display:flex;gap:24px;align-items:flex-start}.flow .cols>div{flex:1 1 0;min-width:0}",
     ".flow img{max-width:100%}",
     ...(fontCss ? [fontCss] : []),
+    // The box font, for transparent text (only when the pages have some).
+    ...(body.some((b) => b.includes(`font-family:${BOX_FAMILY}`)) ? [boxFontFace()] : []),
   ].join("\n");
   const html =
     `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${esc(opts.title ?? "Document")}</title>\n` +
@@ -373,9 +376,12 @@ function span(w: Word, s: number, left: number, top: number, transparent = false
   // The span's box is the word's box: top at the ascender, height to the descender. The browser's
   // font is not the PDF's: a horizontal scale makes the word exactly as wide as in the PDF.
   const h = Math.max(1, (w.y1 - w.y0) * s);
-  const natural = measureText(w.text, fontStack(w.fontName), w.bold, w.italic) * w.fontSize * s;
-  // Transparent text only marks where the words are: fit it exactly; visible text within reason.
-  const [lo, hi] = transparent || w.ocr ? [0.05, 20] : [0.5, 2];
+  // Transparent text only marks where the words are: set in the box font (every character of a
+  // known width, box-font.ts) at the box's height, so the text's box is the word's box exactly;
+  // visible text in its local stack, scaled within reason.
+  const boxed = transparent || w.ocr;
+  const natural = boxed ? boxTextWidth(w.text) * h : measureText(w.text, fontStack(w.fontName), w.bold, w.italic) * w.fontSize * s;
+  const [lo, hi] = boxed ? [0.05, 20] : [0.5, 2];
   const k = natural > 0 ? Math.min(hi, Math.max(lo, ((w.x1 - w.x0) * s) / natural)) : 1;
   let scale = Math.abs(k - 1) > 0.01 ? `;transform:scaleX(${k.toFixed(3)})` : "";
   if (turn && w.ocr) {
@@ -385,7 +391,7 @@ function span(w: Word, s: number, left: number, top: number, transparent = false
     top = cy * turn.s - turn.offY - h / 2;
     scale = `;transform:rotate(${turn.deg}deg)${Math.abs(k - 1) > 0.01 ? ` scaleX(${k.toFixed(3)})` : ""}`;
   }
-  const style = transparent ? wordStyle({ ...w, ocr: true }, s) : wordStyle(w, s);
+  const style = boxed ? `font-family:${BOX_FAMILY};font-size:${px(h)};color:transparent` : wordStyle(w, s);
   return `<span class="w" style="left:${px(left)};top:${px(top)};height:${px(h)};line-height:${px(h)};${style}${scale}">${esc(w.text)}</span>`;
 }
 
@@ -435,29 +441,20 @@ function positionedTable(
   const ys = t.rowEdges.length === t.rows.length + 1 ? t.rowEdges : evenEdges(t.y0, t.y1, t.rows.length);
   const nCols = xs.length - 1;
   const nRows = ys.length - 1;
-  const spanAt = new Map(t.spans.map((sp) => [`${sp.row},${sp.col}`, sp]));
-  const covered = new Set<string>();
-  for (const sp of t.spans) {
-    for (let r = sp.row; r < sp.row + sp.rowSpan; r++) {
-      for (let c = sp.col; c < sp.col + sp.colSpan; c++) if (r !== sp.row || c !== sp.col) covered.add(`${r},${c}`);
-    }
-  }
+  const { owner, spanAt, covered } = mergedCells(t, nRows, nCols);
   // Words by cell (merged cells: their top-left cell).
   const cellWords = new Map<string, Word[]>();
   for (const w of words) {
+    // A word already in an earlier table (detected tables may overlap) is shown once.
+    if (used.has(w)) continue;
     const cx = (w.x0 + w.x1) / 2;
     const cy = (w.y0 + w.y1) / 2;
     if (cx < xs[0] || cx > xs[nCols] || cy < ys[0] || cy > ys[nRows]) continue;
-    let c = xs.findIndex((x, i) => i < nCols && cx >= x && cx <= xs[i + 1]);
-    let r = ys.findIndex((y, i) => i < nRows && cy >= y && cy <= ys[i + 1]);
+    const c = xs.findIndex((x, i) => i < nCols && cx >= x && cx <= xs[i + 1]);
+    const r = ys.findIndex((y, i) => i < nRows && cy >= y && cy <= ys[i + 1]);
     if (c < 0 || r < 0) continue;
-    for (const sp of t.spans) {
-      if (r >= sp.row && r < sp.row + sp.rowSpan && c >= sp.col && c < sp.col + sp.colSpan) {
-        r = sp.row;
-        c = sp.col;
-      }
-    }
-    const key = `${r},${c}`;
+    const sp = owner.get(`${r},${c}`);
+    const key = sp ? `${sp.row},${sp.col}` : `${r},${c}`;
     const list = cellWords.get(key) ?? [];
     list.push(w);
     cellWords.set(key, list);
@@ -483,6 +480,29 @@ function positionedTable(
   out.push("</table>");
   // Line breaks between cells and rows: the table's text reads as words (layout ignores them).
   return out.join("\n");
+}
+
+type CellSpan = Table["spans"][number];
+
+/**
+ * A table's merged cells, each cell in at most one: a span overlapping an earlier one (table
+ * analysis can return such) is left out and its cells stay single. Otherwise a cell would be
+ * hidden under a span that is not its own, and the words in it lost. `owner`: cell → its span;
+ * `covered`: cells of a span other than its top-left one (not written).
+ */
+export function mergedCells(t: Pick<Table, "spans">, nRows: number, nCols: number): { owner: Map<string, CellSpan>; spanAt: Map<string, CellSpan>; covered: Set<string> } {
+  const owner = new Map<string, CellSpan>();
+  const spanAt = new Map<string, CellSpan>();
+  for (const sp of t.spans) {
+    const cells: string[] = [];
+    for (let r = sp.row; r < Math.min(nRows, sp.row + sp.rowSpan); r++) for (let c = sp.col; c < Math.min(nCols, sp.col + sp.colSpan); c++) cells.push(`${r},${c}`);
+    if (cells.length === 0 || cells.some((k) => owner.has(k))) continue;
+    for (const k of cells) owner.set(k, sp);
+    spanAt.set(`${sp.row},${sp.col}`, sp);
+  }
+  const covered = new Set<string>();
+  for (const [k, sp] of owner) if (k !== `${sp.row},${sp.col}`) covered.add(k);
+  return { owner, spanAt, covered };
 }
 
 function evenEdges(a: number, b: number, n: number): number[] {
@@ -669,11 +689,7 @@ function inline(words: Word[]): string {
 }
 
 function flowTable(t: Table): string {
-  const covered = new Set<string>();
-  const spanAt = new Map(t.spans.map((sp) => [`${sp.row},${sp.col}`, sp]));
-  for (const sp of t.spans) {
-    for (let r = sp.row; r < sp.row + sp.rowSpan; r++) for (let c = sp.col; c < sp.col + sp.colSpan; c++) if (r !== sp.row || c !== sp.col) covered.add(`${r},${c}`);
-  }
+  const { spanAt, covered } = mergedCells(t, t.rows.length, t.rows[0]?.length ?? 0);
   const rows = t.rows.map((row, r) => {
     const cells = row
       .map((text, c) => {

@@ -2,6 +2,7 @@ import "server-only";
 import type { Word } from "@/lib/engine/text/types";
 import type { FontTable, Glyph } from "@/lib/engine/html/page-glyphs";
 import { ASCENT, pairKey, type WebFonts } from "@/lib/engine/html/web-fonts";
+import { BOX_FAMILY, boxTextWidth } from "@/lib/engine/html/box-font";
 
 /**
  * The page's words (lib/engine/text) joined to the glyphs that drew them, and cut into runs
@@ -139,7 +140,8 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replac
  * fonts' ascent (every built font has ascent 0.8 em and descent 0.2 em, line-height 1), the
  * glyph matrix as a CSS transform about the baseline start, letter-spacing for the PDF's
  * character spacing. `s` = CSS px per point; (offX, offY) = the containing box's position;
- * `transparent` for text whose glyphs the drawing shows.
+ * `transparent` for text whose glyphs the drawing shows: set in the box font (box-font.ts),
+ * scaled to the glyphs' extent along the baseline.
  */
 export function runSpan(
   run: TextRun,
@@ -158,16 +160,26 @@ export function runSpan(
   const size = Math.round(S * s * 100) / 100;
   const ascent = baselineOffset(size);
   const parts = [`left:${px(g0.x * s - offX)}`, `top:${px(g0.y * s - ascent - offY)}`, `font-size:${px(size)}`];
-  // Letter-spacing: least squares over the glyphs' pen positions vs the font's advances.
-  if (run.glyphs.length > 1) {
-    const ex = g0.a / ux;
-    const ey = g0.b / ux;
+  const ex = g0.a / ux;
+  const ey = g0.b / ux;
+  // Along the baseline from the run's pen position, in em of the run's horizontal size.
+  const along = (g: Glyph) => ((g.x - g0.x) * ex + (g.y - g0.y) * ey) / ux;
+  // Transparent text (its glyphs are in the drawing) is set in the box font, whose width is known
+  // for any characters, and scaled along the baseline to the glyphs' extent (box-font.ts).
+  let fit = 1;
+  if (transparent) {
+    const last = run.glyphs[run.glyphs.length - 1];
+    const extent = along(last) + table.advance(last.font, last.gid);
+    const natural = boxTextWidth(run.text);
+    if (natural > 0 && extent > 0) fit = extent / natural;
+  } else if (run.glyphs.length > 1) {
+    // Letter-spacing: least squares over the glyphs' pen positions vs the font's advances.
     let natural = 0;
     let num1 = 0;
     let den = 0;
     run.glyphs.forEach((g, i) => {
       if (i > 0) {
-        const p = ((g.x - g0.x) * ex + (g.y - g0.y) * ey) / ux;
+        const p = along(g);
         num1 += i * (p - natural);
         den += i * i;
       }
@@ -178,14 +190,19 @@ export function runSpan(
   }
   // Matrix in CSS terms: text direction (a, b)/S, the downward em axis -(c, d)/S.
   const m = [g0.a / S, g0.b / S, -g0.c / S, -g0.d / S];
-  if (Math.abs(m[0] - 1) > 0.002 || Math.abs(m[1]) > 0.002 || Math.abs(m[2]) > 0.002 || Math.abs(m[3] - 1) > 0.002) {
-    parts.push(`transform-origin:0 ${ascent}px`, `transform:matrix(${m.map(num).join(",")},0,0)`);
+  const turned = Math.abs(m[0] - 1) > 0.002 || Math.abs(m[1]) > 0.002 || Math.abs(m[2]) > 0.002 || Math.abs(m[3] - 1) > 0.002;
+  const scaled = Math.abs(fit - 1) > 0.002;
+  if (turned || scaled) {
+    const t = [turned ? `matrix(${m.map(num).join(",")},0,0)` : "", scaled ? `scaleX(${num(fit)})` : ""].filter(Boolean).join(" ");
+    parts.push(`transform-origin:0 ${ascent}px`, `transform:${t}`);
   }
   const wf = fonts?.fonts[run.font] ?? null;
   let cls = "r";
-  if (run.variant >= 0 && wf) cls += ` ${run.variant === 0 ? wf.cls : `${wf.cls}v${run.variant}`}`;
-  else parts.push(`font-family:${fallbackFamily}`);
-  if (transparent) parts.push("color:transparent");
-  else if (color) parts.push(`color:${color}`);
+  if (transparent) parts.push(`font-family:${BOX_FAMILY}`, "color:transparent");
+  else {
+    if (run.variant >= 0 && wf) cls += ` ${run.variant === 0 ? wf.cls : `${wf.cls}v${run.variant}`}`;
+    else parts.push(`font-family:${fallbackFamily}`);
+    if (color) parts.push(`color:${color}`);
+  }
   return `<span class="${cls}" style="${parts.join(";")}">${esc(run.text)}</span>`;
 }

@@ -11,7 +11,8 @@ import { renderWithoutText } from "@/lib/engine/pdf/render-without-text";
  * Input: PDF bytes, or an image (PNG, JPEG, TIFF incl. multi-page, WebP, GIF, BMP): an image
  * page is OCRed (unless ocrMode is "Never", which then yields no words).
  * Options (all optional): password; pages ("0-2,5", 0-based seed syntax) or pageIndices;
- * ocrMode (Auto default: OCR pages with fewer than minTextLength (8) characters of text;
+ * ocrMode (Auto default: OCR pages with fewer than minTextLength (8) characters of text,
+ * keeping the words of that short text layer;
  * Never; Always; TextFromImagesOnly; TextFromVectors — see docs/extraction.md); lang ("eng",
  * "eng+fra"; unknown → 400); ocrResolution (dpi, 72–1200, default 300); rotation (clockwise
  * quarter turns applied to the page before analysis); grayscale, gamma (OCR preprocessing);
@@ -167,10 +168,13 @@ async function pdfPageTexts(
         deferredPages.push(index);
       } else if (ocr) {
         ocrPages.push(index);
-        const raster = renderForOcr(doc, index, dpi, plan.gray, mode === "TextFromImagesOnly");
-        const keep = mode === "TextFromImagesOnly" || mode === "TextFromVectors";
+        // Auto with a short text layer (a picture with a caption, a scan with a page number): the
+        // layer's words are exact, so they stay, and the page is OCRed without them for the rest.
+        const short = mode === "Auto" && layer.words.length > 0;
+        const raster = renderForOcr(doc, index, dpi, plan.gray, mode === "TextFromImagesOnly" || short);
+        const keep = mode === "TextFromImagesOnly" || mode === "TextFromVectors" || short;
         // A scan's orientation is checked when no RotationAngle was given and no text layer decides it.
-        const autoOrient = !keep && opts.rotation === undefined && auto === 0;
+        const autoOrient = (!keep || short) && opts.rotation === undefined && auto === 0;
         const result = await ocrImage(raster, { langs, grayscale: opts.grayscale, gamma: opts.gamma, rotate: turn, autoOrient });
         // Beside the text layer, OCR words are placed on the page as it is (one frame for both).
         const frame = result.frame;
@@ -217,8 +221,8 @@ function withoutOverlaps(ocr: Word[], layer: Word[], page: PageText): Word[] {
 
 /**
  * Renders a page for OCR: gray when grayscale preprocessing is on, else RGB; without the text
- * layer for TextFromImagesOnly. The pixels are copied out of WASM memory at once (a later
- * render may grow it and detach any view).
+ * layer for TextFromImagesOnly (and Auto on a page with a short text layer). The pixels are
+ * copied out of WASM memory at once (a later render may grow it and detach any view).
  */
 export function renderForOcr(doc: mupdf.Document, index: number, dpi: number, gray: boolean, withoutText: boolean): Raster {
   const page = loadPdfPage(doc, index);

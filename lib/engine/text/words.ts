@@ -3,6 +3,7 @@ import * as mupdf from "mupdf";
 import { mupdfRaw, type MupdfRaw } from "@/lib/engine/pdf/mupdf-handle";
 import { LayerWord, shiftCharBoxes } from "@/lib/engine/text/char-boxes";
 import { rotatePageText } from "@/lib/engine/text/rotate";
+import { rtlOrder } from "@/lib/engine/text/rtl-order";
 import type { PageText, Rule, Word } from "@/lib/engine/text/types";
 import { loadPdfPage } from "@/lib/engine/pdf/open-pdf";
 
@@ -14,7 +15,8 @@ import { loadPdfPage } from "@/lib/engine/pdf/open-pdf";
  *
  * Words are runs of non-space characters inside one MuPDF line; a word also ends at a gap wider
  * than ~0.4 em without a space character (tables typeset with positioned glyphs). Characters of
- * right-to-left scripts are ordered right to left inside a word, so `text` reads correctly.
+ * right-to-left scripts are ordered right to left inside a word, so `text` reads correctly
+ * (lib/engine/text/rtl-order.ts).
  */
 export interface ExtractOptions {
   /** Collect ruling lines (stroked lines, thin filled rectangles, rectangle edges). Default false. */
@@ -201,9 +203,9 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
     let text: string;
     let ltr = false;
     if (rtlCount * 2 > n) {
-      // Right-to-left: the reading order is by decreasing x, whatever order the PDF drew them in.
-      const order = Array.from({ length: n }, (_, i) => i).sort((p, q) => b[4 * q] - b[4 * p]);
-      text = order.map((i) => String.fromCharCode(codes[i])).join("");
+      // Right-to-left: the reading order is by decreasing position along the line, whatever
+      // order the PDF drew them in; characters without a box keep to their glyph (rtl-order.ts).
+      text = rtlOrder(b, n, lineDir).map((i) => String.fromCharCode(codes[i])).join("");
     } else {
       text = textOf(codes, n);
       ltr = true;

@@ -182,8 +182,9 @@ describe("OCR of rendered text", () => {
     const short = makeTablesPdf([{ size: [300, 100], texts: [{ x: 20, y: 20, text: "Hi there", size: 20 }] }]);
     const auto = await getPageTexts(short, { ocrMode: "Auto", minTextLength: 8 });
     expect(auto.ocrPages).toEqual([0]);
+    // The short text layer's words are kept (exact), not replaced by their OCR reading.
     expect(textOf(auto.pages[0].words)).toBe("Hi there");
-    expect(auto.pages[0].words[0].ocr).toBe(true);
+    expect(auto.pages[0].words.every((w) => !w.ocr)).toBe(true);
     expect((await getPageTexts(short, { ocrMode: "Auto", minTextLength: 5 })).ocrPages).toEqual([]);
     expect((await getPageTexts(short, { ocrMode: "Never", minTextLength: 100 })).ocrPages).toEqual([]);
   });
@@ -208,6 +209,33 @@ describe("OCR of rendered text", () => {
       const r = await getPageTexts(bytes, { ocrMode: "TextFromImagesOnly" });
       const words = r.pages[0].words;
       expect(words.filter((w) => !w.ocr).map((w) => w.text)).toEqual(["Invoice", "42"]);
+      expect(textOf(words.filter((w) => w.ocr))).toBe("Stamped PAID");
+    } finally {
+      doc.destroy();
+    }
+  });
+
+  test("Auto on a picture with a short caption: the caption from the text layer, the picture's text from OCR", async () => {
+    const picture = renderPagePng(makeTablesPdf([{ size: [300, 60], texts: [{ x: 10, y: 15, text: "Stamped PAID", size: 24 }] }]), 0, 200);
+    // The caption touches the picture (as a label set right after an image): read from the page
+    // as drawn, OCR saw the two together and lost the caption's first letter.
+    const doc = new mupdf.PDFDocument(makeTablesPdf([{ size: [400, 300], texts: [{ x: 322, y: 162, text: "Test", size: 14 }] }]));
+    try {
+      const page = doc.loadPage(0) as mupdf.PDFPage;
+      const img = doc.addImage(new mupdf.Image(picture));
+      const res = page.getObject().get("Resources");
+      const xo = doc.newDictionary();
+      xo.put("Im9", img);
+      res.put("XObject", xo);
+      const arr = doc.newArray();
+      arr.push(page.getObject().get("Contents"));
+      arr.push(doc.addStream("q 300 0 0 60 20 120 cm /Im9 Do Q", {}));
+      page.getObject().put("Contents", arr);
+      const bytes = Buffer.from(doc.saveToBuffer("").asUint8Array());
+      const r = await getPageTexts(bytes, { ocrMode: "Auto" });
+      expect(r.ocrPages).toEqual([0]);
+      const words = r.pages[0].words;
+      expect(words.filter((w) => !w.ocr).map((w) => w.text)).toEqual(["Test"]);
       expect(textOf(words.filter((w) => w.ocr))).toBe("Stamped PAID");
     } finally {
       doc.destroy();
