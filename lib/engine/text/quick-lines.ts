@@ -147,7 +147,7 @@ export async function plainTextPages(bytes: Uint8Array, opts: PageTextsOptions):
   const fast = sniffKind(bytes) === "pdf" && (mode === "Auto" || mode === "Never") && opts.rotation === undefined && opts.includeInvisible !== false;
   if (!fast) return getPageTexts(bytes, opts);
   parseLanguages(opts.lang); // a typo in lang is an error even when no page needs OCR
-  const doc = openPdf(bytes, opts.password);
+  const doc = opts.document ?? openPdf(bytes, opts.password);
   let pages: (PageText | null)[];
   let count: number;
   let indices: number[];
@@ -166,7 +166,7 @@ export async function plainTextPages(bytes: Uint8Array, opts: PageTextsOptions):
       return p;
     });
   } finally {
-    doc.destroy();
+    if (!opts.document) doc.destroy();
   }
   const rest = indices.filter((_, n) => pages[n] === null);
   const deferred = opts.deferOcr ? { deferredPages: [] as number[] } : {};
