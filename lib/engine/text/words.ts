@@ -166,9 +166,30 @@ function growCharBuffers(): void {
   boxBuf = boxes;
 }
 
-/** The text of n UTF-16 code units (fromCharCode in slices: no argument-count limit). */
+/**
+ * The text of n UTF-16 code units (fromCharCode in slices: no argument-count limit). Short
+ * words (most of them) pass their codes as arguments: no subarray and no apply per word.
+ */
 function textOf(codes: Uint16Array, n: number): string {
-  if (n === 1) return String.fromCharCode(codes[0]);
+  const c = codes;
+  switch (n) {
+    case 1:
+      return String.fromCharCode(c[0]);
+    case 2:
+      return String.fromCharCode(c[0], c[1]);
+    case 3:
+      return String.fromCharCode(c[0], c[1], c[2]);
+    case 4:
+      return String.fromCharCode(c[0], c[1], c[2], c[3]);
+    case 5:
+      return String.fromCharCode(c[0], c[1], c[2], c[3], c[4]);
+    case 6:
+      return String.fromCharCode(c[0], c[1], c[2], c[3], c[4], c[5]);
+    case 7:
+      return String.fromCharCode(c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
+    case 8:
+      return String.fromCharCode(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
+  }
   let s = "";
   for (let i = 0; i < n; i += 2048) s += String.fromCharCode.apply(null, codes.subarray(i, Math.min(n, i + 2048)) as unknown as number[]);
   return s;
