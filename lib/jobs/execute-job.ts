@@ -87,6 +87,8 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
   const workDir = path.join(cfg.dataDir, "tmp", `${jobId}-${crypto.randomBytes(4).toString("hex")}`);
   await fsp.mkdir(workDir, { recursive: true });
   let payload: JobPayload | undefined;
+  // The row as this run finished it: not read back (an inline result can be megabytes of JSON).
+  let finished: JobRow | null = null;
   try {
     payload = openPayload(row.payload);
     const op = operationOf(row);
@@ -117,15 +119,16 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
     metrics().jobSeconds.observe({ operation: op.id, status: "success" }, duration / 1000);
     log.info(`job finished: ${op.id} success in ${duration} ms, ${charged} credits`);
     const envelope = { ...body, credits: charged, remainingCredits: remaining, duration };
-    await finishJob(jobId, {
-      status: "success",
+    const values = {
+      status: "success" as const,
       result: envelope,
       message: (result.message as string | undefined) ?? null,
       credits: charged,
       pageCount: result.pageCount ?? null,
       finishedAt: new Date(),
       durationMs: duration,
-    });
+    };
+    if (await finishJob(jobId, values)) finished = { ...row, startedAt: new Date(started), ...values };
   } catch (e) {
     if (stopping.aborted && row.isAsync && !signal?.aborted && !deadline.signal.aborted) {
       // SIGTERM: the job is not failed; the queue runs it again (here after a restart, or on another node).
@@ -159,7 +162,7 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
     releaseJob(jobId);
     await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
   }
-  return (await getJob(jobId))!;
+  return finished ?? (await getJob(jobId))!;
 }
 
 /** Thrown by executeJob when a shutdown handed the job back: the queue must run it again. */
