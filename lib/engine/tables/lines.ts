@@ -123,7 +123,8 @@ function medianSize(words: Word[]): number {
   return sizes[sizes.length >> 1] || 10;
 }
 
-function makeChunks(words: Word[], opts: LineOptions): Chunk[] {
+/** The content groups of a line's words (sorted left to right). */
+export function makeChunks(words: Word[], opts: LineOptions): Chunk[] {
   const ratio = opts.spaceRatio ?? 1.2;
   const chunks: Chunk[] = [];
   let cur: Word[] = [];
