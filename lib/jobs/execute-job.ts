@@ -16,7 +16,7 @@ import { egressDownloadToFile, egressFetch, fileNameFromResponse } from "@/lib/e
 import { decryptData, encryptData } from "@/lib/engine/crypto/aes-data";
 import { getSandboxPool } from "./sandbox-pool";
 import { claimJob, handBackJob, leaseSettings, releaseJob, shutdownSignal } from "./lease";
-import { finishJob, getJob, updateJob, type JobRow } from "./job-store";
+import { finishJob, getJob, type JobRow } from "./job-store";
 import { log } from "@/lib/core/log";
 import { metrics } from "@/lib/core/metrics";
 import { getRequestContext, runWithContext } from "@/lib/core/request-context";
@@ -68,11 +68,10 @@ export async function executeJob(jobId: string, signal?: AbortSignal): Promise<J
 
 async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
   const jobId = row.id;
-  // This process owns the job now (heartbeat); another run of it already ended → nothing to do.
-  if (!(await claimJob(jobId))) return (await getJob(jobId)) ?? row;
-  log.info(`job started: ${row.operation}`);
+  // This process owns the job now (heartbeat, start time); another run of it already ended → nothing to do.
   const started = Date.now();
-  await updateJob(jobId, { startedAt: new Date(started) });
+  if (!(await claimJob(jobId, new Date(started)))) return (await getJob(jobId)) ?? row;
+  log.info(`job started: ${row.operation}`);
   const cfg = getConfig();
   // Every job ends: past JOB_DEADLINE_MS it is stopped whatever it is waiting for; on SIGTERM
   // past the grace period, it is handed back to the queue (async) or failed (sync).
