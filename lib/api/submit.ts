@@ -11,7 +11,7 @@ import type { OperationDefinition } from "@/lib/operations/types";
 import { getConfig } from "@/lib/core/config";
 import { releaseCredits, reserveCredits } from "@/lib/credits/ledger";
 import { reserveOutput } from "@/lib/storage/local-store";
-import { countWorkingJobs, insertJob, getJob } from "@/lib/jobs/job-store";
+import { countWorkingJobs, insertJob } from "@/lib/jobs/job-store";
 import { metrics } from "@/lib/core/metrics";
 import { executeJob, sealPayload } from "@/lib/jobs/execute-job";
 import { enqueueJob } from "@/lib/jobs/queue";
@@ -182,12 +182,13 @@ export async function submitOperation(
   }
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(), cfg.syncTimeoutMs);
+  let row;
   try {
-    await executeJob(jobId, ac.signal);
+    // The row as the job left it (executeJob reads it back only when it did not finish it itself).
+    row = await executeJob(jobId, ac.signal);
   } finally {
     clearTimeout(timer);
   }
-  const row = (await getJob(jobId))!;
   const result = { ...(row.result as Record<string, unknown>) };
   result.duration = Date.now() - started;
   return { status: typeof result.status === "number" ? result.status : 200, body: result };

@@ -16,7 +16,7 @@ import { egressDownloadToFile, egressFetch, fileNameFromResponse } from "@/lib/e
 import { decryptData, encryptData } from "@/lib/engine/crypto/aes-data";
 import { getSandboxPool } from "./sandbox-pool";
 import { claimJob, handBackJob, leaseSettings, releaseJob, shutdownSignal } from "./lease";
-import { finishJob, getJob, updateJob, type JobRow } from "./job-store";
+import { finishJob, getJob, type JobRow } from "./job-store";
 import { log } from "@/lib/core/log";
 import { metrics } from "@/lib/core/metrics";
 import { getRequestContext, runWithContext } from "@/lib/core/request-context";
@@ -68,11 +68,10 @@ export async function executeJob(jobId: string, signal?: AbortSignal): Promise<J
 
 async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
   const jobId = row.id;
-  // This process owns the job now (heartbeat); another run of it already ended → nothing to do.
-  if (!(await claimJob(jobId))) return (await getJob(jobId)) ?? row;
-  log.info(`job started: ${row.operation}`);
+  // This process owns the job now (heartbeat, start time); another run of it already ended → nothing to do.
   const started = Date.now();
-  await updateJob(jobId, { startedAt: new Date(started) });
+  if (!(await claimJob(jobId, new Date(started)))) return (await getJob(jobId)) ?? row;
+  log.info(`job started: ${row.operation}`);
   const cfg = getConfig();
   // Every job ends: past JOB_DEADLINE_MS it is stopped whatever it is waiting for; on SIGTERM
   // past the grace period, it is handed back to the queue (async) or failed (sync).
@@ -87,6 +86,8 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
   const workDir = path.join(cfg.dataDir, "tmp", `${jobId}-${crypto.randomBytes(4).toString("hex")}`);
   await fsp.mkdir(workDir, { recursive: true });
   let payload: JobPayload | undefined;
+  // The row as this run finished it: not read back (an inline result can be megabytes of JSON).
+  let finished: JobRow | null = null;
   try {
     payload = openPayload(row.payload);
     const op = operationOf(row);
@@ -117,15 +118,16 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
     metrics().jobSeconds.observe({ operation: op.id, status: "success" }, duration / 1000);
     log.info(`job finished: ${op.id} success in ${duration} ms, ${charged} credits`);
     const envelope = { ...body, credits: charged, remainingCredits: remaining, duration };
-    await finishJob(jobId, {
-      status: "success",
+    const values = {
+      status: "success" as const,
       result: envelope,
       message: (result.message as string | undefined) ?? null,
       credits: charged,
       pageCount: result.pageCount ?? null,
       finishedAt: new Date(),
       durationMs: duration,
-    });
+    };
+    if (await finishJob(jobId, values)) finished = { ...row, startedAt: new Date(started), ...values };
   } catch (e) {
     if (stopping.aborted && row.isAsync && !signal?.aborted && !deadline.signal.aborted) {
       // SIGTERM: the job is not failed; the queue runs it again (here after a restart, or on another node).
@@ -159,7 +161,7 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
     releaseJob(jobId);
     await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
   }
-  return (await getJob(jobId))!;
+  return finished ?? (await getJob(jobId))!;
 }
 
 /** Thrown by executeJob when a shutdown handed the job back: the queue must run it again. */

@@ -74,12 +74,15 @@ export function runningJobs(): string[] {
   return [...running()];
 }
 
-/** Takes a job for this process (owner + first heartbeat); false when it is no longer working. */
-export async function claimJob(jobId: string): Promise<boolean> {
+/**
+ * Takes a job for this process (owner + first heartbeat, and its start time in the same
+ * update); false when it is no longer working.
+ */
+export async function claimJob(jobId: string, startedAt?: Date): Promise<boolean> {
   const db = await getDb();
   const rows = await db
     .update(jobs)
-    .set({ owner: instanceId(), heartbeatAt: new Date() })
+    .set({ owner: instanceId(), heartbeatAt: new Date(), ...(startedAt ? { startedAt } : {}) })
     .where(and(eq(jobs.id, jobId), eq(jobs.status, "working")))
     .returning({ id: jobs.id });
   if (!rows.length) return false;

@@ -1,4 +1,5 @@
 import "server-only";
+import type * as mupdf from "mupdf";
 import { QuireError } from "@/lib/core/errors";
 import { parsePages } from "@/lib/engine/pages";
 import { openPdf } from "@/lib/engine/pdf/open-pdf";
@@ -48,7 +49,10 @@ export interface PageChunkParams {
 /** Fewest pages worth a run of their own in another process (its start costs a few ms). */
 export const MIN_CHUNK_PAGES = 16;
 
-/** Reads `pageIndices` of the PDF for `task`; with deferOcr, pages that need OCR come back `deferred`. */
+/**
+ * Reads `pageIndices` of the PDF for `task`; with deferOcr, pages that need OCR come back
+ * `deferred`. `document`: the PDF already open (the caller destroys it), else it is opened here.
+ */
 export async function readChunk(
   bytes: Uint8Array,
   task: ChunkTask,
@@ -56,10 +60,11 @@ export async function readChunk(
   pageIndices: number[] | undefined,
   deferOcr: boolean,
   onProgress?: PageTextsOptions["onProgress"],
+  document?: mupdf.Document,
 ): Promise<ChunkResult> {
   const opts = resolveExtraction(params);
   const read = task === "text" && !opts.area ? plainTextPages : getPageTexts;
-  const texts = await read(bytes, { ...opts.text, withRules: task === "csv" && opts.text.withRules, pageIndices, deferOcr, onProgress });
+  const texts = await read(bytes, { ...opts.text, withRules: task === "csv" && opts.text.withRules, pageIndices, deferOcr, onProgress, document });
   const deferred = new Set(texts.deferredPages ?? []);
   const pages = texts.pages.map((p): ChunkPage => {
     const page: ChunkPage = { index: p.index, width: p.width, height: p.height };
@@ -85,7 +90,23 @@ export async function readChunksBeside(
   if (slots < 1 || !ctx.runBeside || sniffKind(bytes) !== "pdf") return null;
   const opts = resolveExtraction(ctx.params);
   if (opts.text.ocrMode !== "Auto" && opts.text.ocrMode !== "Never") return null;
-  const indices = selectedPages(bytes, ctx.params);
+  // Opened once: the page count here and this process's own runs read the same document.
+  const doc = openPdf(bytes, ctx.params.password);
+  try {
+    return await readRuns(ctx, bytes, task, doc, slots);
+  } finally {
+    doc.destroy();
+  }
+}
+
+async function readRuns(
+  ctx: RunContext<ExtractionParams>,
+  bytes: Uint8Array,
+  task: ChunkTask,
+  doc: mupdf.Document,
+  slots: number,
+): Promise<ChunkResult | null> {
+  const indices = selectedPages(doc, ctx.params);
   const runs = Math.min(slots + 1, Math.floor(indices.length / MIN_CHUNK_PAGES));
   if (runs < 2) return null;
   const chunks = Array.from({ length: runs }, (_, k) =>
@@ -99,7 +120,7 @@ export async function readChunksBeside(
       (error: unknown) => ({ ok: false as const, error }),
     ),
   );
-  const results: ChunkResult[] = [await readChunk(bytes, task, ctx.params, chunks[0], true)];
+  const results: ChunkResult[] = [await readChunk(bytes, task, ctx.params, chunks[0], true, undefined, doc)];
   let beside = 0;
   for (const [k, pending] of asked.entries()) {
     const answer = await pending;
@@ -107,14 +128,14 @@ export async function readChunksBeside(
     if (answer.result) {
       results.push(answer.result.fields?.chunk as ChunkResult);
       beside++;
-    } else results.push(await readChunk(bytes, task, ctx.params, chunks[k + 1], true));
+    } else results.push(await readChunk(bytes, task, ctx.params, chunks[k + 1], true, undefined, doc));
   }
   const pages = results.flatMap((r) => r.pages);
   const ocrPages = results.flatMap((r) => r.ocrPages);
   // Pages that need OCR: read here, with the job's own OCR pool, as without the split.
   const deferred = pages.flatMap((p, n) => (p.deferred ? [n] : []));
   if (deferred.length) {
-    const redo = await readChunk(bytes, task, ctx.params, deferred.map((n) => pages[n].index), false);
+    const redo = await readChunk(bytes, task, ctx.params, deferred.map((n) => pages[n].index), false, undefined, doc);
     deferred.forEach((n, k) => (pages[n] = redo.pages[k]));
     ocrPages.push(...redo.ocrPages);
   }
@@ -123,18 +144,13 @@ export async function readChunksBeside(
 }
 
 /** The 0-based pages the request selects (449 for a page past the end, as getPageTexts says it). */
-function selectedPages(bytes: Uint8Array, params: ExtractionParams): number[] {
-  const doc = openPdf(bytes, params.password);
-  try {
-    const count = doc.countPages();
-    const indices = parsePages(params.pages, count, 0);
-    for (const i of indices) {
-      if (!Number.isInteger(i) || i < 0 || i >= count) {
-        throw new QuireError(449, `pages: page ${i} is past the last page (${count - 1}); the document has ${count} page(s).`);
-      }
+function selectedPages(doc: mupdf.Document, params: ExtractionParams): number[] {
+  const count = doc.countPages();
+  const indices = parsePages(params.pages, count, 0);
+  for (const i of indices) {
+    if (!Number.isInteger(i) || i < 0 || i >= count) {
+      throw new QuireError(449, `pages: page ${i} is past the last page (${count - 1}); the document has ${count} page(s).`);
     }
-    return indices;
-  } finally {
-    doc.destroy();
   }
+  return indices;
 }

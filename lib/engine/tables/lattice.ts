@@ -167,8 +167,9 @@ function buildGrid(hs: { x0: number; y0: number; x1: number; y1: number }[], vs:
     }
   }
 
-  // Assign words by their centre.
-  const cellWords = new Map<number, Word[]>();
+  // Assign words by their centre; the words of a (merged) cell are listed under its root.
+  const cellWords: (Word[] | undefined)[] = new Array(nRows * nCols);
+  const filled: number[] = [];
   const used = new Set<Word>();
   const pieces: Word[] = [];
   for (const w of words) {
@@ -195,22 +196,25 @@ function buildGrid(hs: { x0: number; y0: number; x1: number; y1: number }[], vs:
     const c = Math.min(nCols - 1, Math.max(0, upperBound(xs, cx) - 1));
     const r = Math.min(nRows - 1, Math.max(0, upperBound(ys, cy) - 1));
     const root = find(idx(r, c));
-    const list = cellWords.get(root);
+    const list = cellWords[root];
     if (list) list.push(w);
-    else cellWords.set(root, [w]);
+    else {
+      cellWords[root] = [w];
+      filled.push(root);
+    }
   }
 
   // A lone box (one cell, or a frame around a paragraph) is not a table.
-  const roots = new Set<number>();
-  for (let i = 0; i < parent.length; i++) roots.add(find(i));
-  if (roots.size < 2) return null;
+  let roots = 0;
+  for (let i = 0; i < parent.length && roots < 2; i++) if (find(i) === i) roots++;
+  if (roots < 2) return null;
 
   let rows: string[][] = [];
   for (let r = 0; r < nRows; r++) {
     const row: string[] = [];
     for (let c = 0; c < nCols; c++) {
       const i = idx(r, c);
-      row.push(find(i) === i ? cellText(cellWords.get(i) ?? [], opts.sep) : "");
+      row.push(find(i) === i ? cellText(cellWords[i] ?? [], opts.sep) : "");
     }
     rows.push(row);
   }
@@ -247,7 +251,7 @@ function buildGrid(hs: { x0: number; y0: number; x1: number; y1: number }[], vs:
   const spans = [...extent.values()]
     .filter((e) => e.r1 > e.r0 || e.c1 > e.c0)
     .map((e) => ({ row: e.r0, col: e.c0, rowSpan: e.r1 - e.r0 + 1, colSpan: e.c1 - e.c0 + 1 }));
-  return { x0, y0, x1, y1, xs: keptXs, ys: keptYs, rows, used, cellWords: [...cellWords.values()], spans };
+  return { x0, y0, x1, y1, xs: keptXs, ys: keptYs, rows, used, cellWords: filled.map((root) => cellWords[root]!), spans };
 }
 
 function upperBound(a: number[], x: number): number {

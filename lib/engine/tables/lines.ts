@@ -50,8 +50,12 @@ export function spaceEm(w: Word): number {
 /** spaceEm by font name: a page has a few fonts and thousands of word gaps. */
 const spaceEmByFont = new Map<string, number>();
 
-/** Groups words into visual lines, top to bottom; words in a line are left to right. */
-export function groupLines(words: Word[], opts: LineOptions = {}): TextLine[] {
+/**
+ * Groups words into visual lines, top to bottom; words in a line are left to right. With
+ * `withChunks` false the lines carry no content groups (chunks: []), for callers that only
+ * need the lines' words (a cell's text).
+ */
+export function groupLines(words: Word[], opts: LineOptions = {}, withChunks = true): TextLine[] {
   const sorted = words
     .filter((w) => w.text.length > 0 && w.y1 > w.y0)
     .sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1));
@@ -69,9 +73,7 @@ export function groupLines(words: Word[], opts: LineOptions = {}): TextLine[] {
       const centreDist = Math.abs(cy - (l.y0 + l.y1) / 2);
       if (overlap >= 0.5 * Math.min(h, lh) && centreDist <= 0.45 * Math.max(h, lh)) {
         // A word overlapping another horizontally cannot be on the same line (stacked cell text).
-        if (l.words.some((o) => Math.min(o.x1, w.x1) - Math.max(o.x0, w.x0) > 0.3 * Math.min(o.x1 - o.x0, w.x1 - w.x0))) {
-          continue;
-        }
+        if (overlapsAny(l.words, w)) continue;
         target = l;
         break;
       }
@@ -88,20 +90,41 @@ export function groupLines(words: Word[], opts: LineOptions = {}): TextLine[] {
     }
   }
   done.push(...open);
-  const lines = done.map((l) => makeLine(l.words, opts));
-  lines.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
+  const lines = done.map((l) => makeLine(l.words, opts, withChunks));
+  if (lines.length > 1) lines.sort((a, b) => a.y0 + a.y1 - (b.y0 + b.y1) || a.x0 - b.x0);
   return lines;
 }
 
-/** Builds a line (with its chunks) from words. */
-export function makeLine(words: Word[], opts: LineOptions = {}): TextLine {
-  words.sort((a, b) => a.x0 - b.x0);
-  const sizes = words.map((w) => w.fontSize).sort((a, b) => a - b);
-  const fontSize = sizes[sizes.length >> 1] || 10;
-  return { words, chunks: makeChunks(words, opts), ...bbox(words), fontSize };
+function overlapsAny(words: Word[], w: Word): boolean {
+  for (const o of words) {
+    if (Math.min(o.x1, w.x1) - Math.max(o.x0, w.x0) > 0.3 * Math.min(o.x1 - o.x0, w.x1 - w.x0)) return true;
+  }
+  return false;
 }
 
-function makeChunks(words: Word[], opts: LineOptions): Chunk[] {
+/** Builds a line (with its chunks unless `withChunks` is false) from words. */
+export function makeLine(words: Word[], opts: LineOptions = {}, withChunks = true): TextLine {
+  if (words.length > 1) words.sort((a, b) => a.x0 - b.x0);
+  const { x0, y0, x1, y1 } = bbox(words);
+  return { words, chunks: withChunks ? makeChunks(words, opts) : [], x0, y0, x1, y1, fontSize: medianSize(words) };
+}
+
+/** The median font size of words (the upper one of an even count), 10 when it is 0. */
+function medianSize(words: Word[]): number {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const w of words) {
+    if (w.fontSize < lo) lo = w.fontSize;
+    if (w.fontSize > hi) hi = w.fontSize;
+  }
+  // One size throughout (most lines): no sort.
+  if (lo === hi) return lo || 10;
+  const sizes = words.map((w) => w.fontSize).sort((a, b) => a - b);
+  return sizes[sizes.length >> 1] || 10;
+}
+
+/** The content groups of a line's words (sorted left to right). */
+export function makeChunks(words: Word[], opts: LineOptions): Chunk[] {
   const ratio = opts.spaceRatio ?? 1.2;
   const chunks: Chunk[] = [];
   let cur: Word[] = [];
@@ -179,6 +202,6 @@ export function joinWords(words: Word[]): string {
 export function cellText(words: Word[], sep: string): string {
   if (words.length === 0) return "";
   if (words.length === 1) return words[0].text;
-  const lines = groupLines(words);
-  return lines.map((l) => joinWords(l.words)).join(sep);
+  const lines = groupLines(words, {}, false);
+  return lines.length === 1 ? joinWords(lines[0].words) : lines.map((l) => joinWords(l.words)).join(sep);
 }

@@ -1,7 +1,7 @@
 import { centreInArea } from "@/lib/engine/text/page-frame";
 import type { PageText, Rule, Word } from "@/lib/engine/text/types";
 import { findLatticeTables } from "@/lib/engine/tables/lattice";
-import { groupLines, joinWords, type TextLine } from "@/lib/engine/tables/lines";
+import { groupLines, joinWords, makeChunks, type TextLine } from "@/lib/engine/tables/lines";
 import { detectColumns, fillColumns, groupRows, linesBox } from "@/lib/engine/tables/stream";
 import type { Segment, Table, TableOptions } from "@/lib/engine/tables/types";
 
@@ -106,8 +106,9 @@ function clipRules(rules: Rule[], a: { x: number; y: number; width: number; heig
 function hidesGrid(cells: Word[][], lineOpts: Parameters<typeof groupLines>[1]): boolean {
   for (const words of cells) {
     if (words.length < 6) continue;
-    const lines = groupLines(words, lineOpts);
-    if (lines.length >= 3 && lines.filter((l) => l.chunks.length >= 2).length >= 3) return true;
+    // Content groups only for a cell of three lines or more (most cells hold one or two).
+    const lines = groupLines(words, lineOpts, false);
+    if (lines.length >= 3 && lines.filter((l) => makeChunks(l.words, lineOpts ?? {}).length >= 2).length >= 3) return true;
   }
   return false;
 }

@@ -63,6 +63,11 @@ export interface PageTextsOptions {
    * process reading part of a document leaves OCR to the job's own process and its OCR pool).
    */
   deferOcr?: boolean;
+  /**
+   * The document of these bytes already open (with the password): read instead of opening and
+   * parsing it again. The caller keeps it and destroys it.
+   */
+  document?: mupdf.Document;
 }
 
 export interface PageTextsResult {
@@ -130,7 +135,7 @@ async function pdfPageTexts(
   langs: string[],
   dpi: number,
 ): Promise<PageTextsResult> {
-  const doc = openPdf(bytes, opts.password);
+  const doc = opts.document ?? openPdf(bytes, opts.password);
   try {
     const count = doc.countPages();
     const indices = opts.pageIndices ?? parsePages(opts.pages, count, 0);
@@ -195,7 +200,7 @@ async function pdfPageTexts(
     deferredPages.sort((a, b) => a - b);
     return { pages, pageCount: count, kind: "pdf", ocrPages, ...(opts.deferOcr ? { deferredPages } : {}) };
   } finally {
-    doc.destroy();
+    if (!opts.document) doc.destroy();
   }
 }
 

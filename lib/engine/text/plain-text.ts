@@ -27,10 +27,25 @@ export function wordsInArea(words: Word[], area: Area | undefined, page: Pick<Pa
 export function charWidth(words: Word[]): number {
   const ws = words
     .filter((w) => w.text.length > 0 && w.x1 > w.x0)
-    .map((w) => (w.x1 - w.x0) / [...w.text].length)
+    .map((w) => (w.x1 - w.x0) / codePoints(w.text))
     .sort((a, b) => a - b);
   const m = ws[ws.length >> 1];
   return m && Number.isFinite(m) && m > 0.5 ? m : 5;
+}
+
+/** Characters (code points) of a text, as `[...text].length` counts them, without the array. */
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    // The low half of a surrogate pair follows its high half: one character for the two.
+    if (!(u >= 0xdc00 && u <= 0xdfff && i > 0 && isHighSurrogate(text.charCodeAt(i - 1)))) n++;
+  }
+  return n;
+}
+
+function isHighSurrogate(u: number): boolean {
+  return u >= 0xd800 && u <= 0xdbff;
 }
 
 function median(xs: number[], fallback: number): number {
@@ -41,7 +56,8 @@ function median(xs: number[], fallback: number): number {
 
 /** Lines of one page as a character grid (without line endings). */
 export function layoutLines(words: Word[]): string[] {
-  const lines = groupLines(words);
+  // Lines only: their content groups are not used here.
+  const lines = groupLines(words, {}, false);
   if (lines.length === 0) return [];
   const cw = charWidth(words);
   // The common left margin is left out (as pdftotext -layout does).

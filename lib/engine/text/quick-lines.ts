@@ -50,10 +50,10 @@ export function quickPageText(doc: mupdf.Document, index: number, minTextLength:
     let lineId = 0;
     let sideways = 0;
     for (const line of lines) {
-      const text = line.text.replace(/\s+/g, " ").trim();
+      const text = squeezeSpaces(line.text);
       if (!text) continue;
       lineId++;
-      chars += text.replace(/ /g, "").length;
+      chars += text.length - spacesIn(text);
       if (line.wmode !== 0 || (line.dir && Math.abs(line.dir.y) > Math.abs(line.dir.x))) sideways += text.length;
       words.push({
         text,
@@ -74,6 +74,32 @@ export function quickPageText(doc: mupdf.Document, index: number, minTextLength:
   } finally {
     page.destroy();
   }
+}
+
+/** /\s/ for one UTF-16 code unit (ECMAScript white space and line terminators). */
+function isWhiteCode(u: number): boolean {
+  if (u <= 0x20) return u === 0x20 || (u >= 0x09 && u <= 0x0d);
+  if (u < 0xa0) return false;
+  return u === 0xa0 || u === 0x1680 || (u >= 0x2000 && u <= 0x200a) || u === 0x2028 || u === 0x2029 || u === 0x202f || u === 0x205f || u === 0x3000 || u === 0xfeff;
+}
+
+/**
+ * `t.replace(/\s+/g, " ").trim()`, without the two regular expressions for a line that has
+ * nothing to change (single spaces between words: most lines).
+ */
+function squeezeSpaces(t: string): string {
+  const last = t.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const u = t.charCodeAt(i);
+    if (u === 0x20 ? i === 0 || i === last || t.charCodeAt(i - 1) === 0x20 : isWhiteCode(u)) return t.replace(/\s+/g, " ").trim();
+  }
+  return t;
+}
+
+function spacesIn(t: string): number {
+  let n = 0;
+  for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) === 0x20) n++;
+  return n;
 }
 
 /** The text lines of MuPDF's JSON output of the page. */
@@ -147,7 +173,7 @@ export async function plainTextPages(bytes: Uint8Array, opts: PageTextsOptions):
   const fast = sniffKind(bytes) === "pdf" && (mode === "Auto" || mode === "Never") && opts.rotation === undefined && opts.includeInvisible !== false;
   if (!fast) return getPageTexts(bytes, opts);
   parseLanguages(opts.lang); // a typo in lang is an error even when no page needs OCR
-  const doc = openPdf(bytes, opts.password);
+  const doc = opts.document ?? openPdf(bytes, opts.password);
   let pages: (PageText | null)[];
   let count: number;
   let indices: number[];
@@ -166,7 +192,7 @@ export async function plainTextPages(bytes: Uint8Array, opts: PageTextsOptions):
       return p;
     });
   } finally {
-    doc.destroy();
+    if (!opts.document) doc.destroy();
   }
   const rest = indices.filter((_, n) => pages[n] === null);
   const deferred = opts.deferOcr ? { deferredPages: [] as number[] } : {};

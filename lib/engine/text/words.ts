@@ -168,13 +168,37 @@ function growCharBuffers(): void {
   boxBuf = boxes;
 }
 
-/** The text of n UTF-16 code units (fromCharCode in slices: no argument-count limit). */
+/**
+ * The text of n UTF-16 code units (fromCharCode in slices: no argument-count limit). Short
+ * words (most of them) pass their codes as arguments: no subarray and no apply per word.
+ */
 function textOf(codes: Uint16Array, n: number): string {
-  if (n === 1) return String.fromCharCode(codes[0]);
+  const c = codes;
+  switch (n) {
+    case 1:
+      return String.fromCharCode(c[0]);
+    case 2:
+      return String.fromCharCode(c[0], c[1]);
+    case 3:
+      return String.fromCharCode(c[0], c[1], c[2]);
+    case 4:
+      return String.fromCharCode(c[0], c[1], c[2], c[3]);
+    case 5:
+      return String.fromCharCode(c[0], c[1], c[2], c[3], c[4]);
+    case 6:
+      return String.fromCharCode(c[0], c[1], c[2], c[3], c[4], c[5]);
+    case 7:
+      return String.fromCharCode(c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
+    case 8:
+      return String.fromCharCode(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]);
+  }
   let s = "";
   for (let i = 0; i < n; i += 2048) s += String.fromCharCode.apply(null, codes.subarray(i, Math.min(n, i + 2048)) as unknown as number[]);
   return s;
 }
+
+/** Floats per shared character-box array (two per character: a few pages' worth). */
+const BOX_CHUNK = 16384;
 
 function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | null, dirs: number[]): Word[] {
   const words: Word[] = [];
@@ -188,6 +212,8 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
   let color = 0;
   let lastX0 = Number.NaN;
   let lastX1 = Number.NaN;
+  let boxStore = new Float32Array(0);
+  let boxUsed = 0;
 
   const flush = () => {
     if (n === 0) return;
@@ -210,16 +236,24 @@ function wordsFromStext(stext: mupdf.StructuredText, invisible: Set<string> | nu
       text = textOf(codes, n);
       ltr = true;
     }
-    // Character boxes let table analysis cut a word that runs across a cell border.
+    // Character boxes let table analysis cut a word that runs across a cell border: in the
+    // page's shared arrays (see LayerWord), a new one when the current one is full.
+    let at = 0;
     let boxes: Float32Array | undefined;
     if (ltr && n > 1) {
-      boxes = new Float32Array(n * 2);
-      for (let i = 0; i < n; i++) {
-        boxes[2 * i] = b[4 * i];
-        boxes[2 * i + 1] = b[4 * i + 2];
+      if (boxUsed + 2 * n > boxStore.length) {
+        boxStore = new Float32Array(Math.max(BOX_CHUNK, 2 * n));
+        boxUsed = 0;
       }
+      boxes = boxStore;
+      at = boxUsed;
+      for (let i = 0; i < n; i++) {
+        boxes[at + 2 * i] = b[4 * i];
+        boxes[at + 2 * i + 1] = b[4 * i + 2];
+      }
+      boxUsed += 2 * n;
     }
-    words.push(new LayerWord(text, x0, y0, x1, y1, round2(size), font?.name ?? "", font?.bold ?? false, font?.italic ?? false, color, lineId, boxes));
+    words.push(new LayerWord(text, x0, y0, x1, y1, round2(size), font?.name ?? "", font?.bold ?? false, font?.italic ?? false, color, lineId, boxes, at, n));
     n = 0;
     rtlCount = 0;
   };
@@ -451,22 +485,32 @@ function originKey(x: number, y: number): string {
  */
 function dropShadows(words: Word[]): Word[] {
   if (words.length < 2) return words;
-  const byText = new Map<string, Word[]>();
+  // Most texts occur once on a page: the first word of a text is kept alone, a list is made
+  // only for a text seen again.
+  const byText = new Map<string, Word | Word[]>();
   const out: Word[] = [];
   for (const w of words) {
     const same = byText.get(w.text);
-    const tol = Math.max(1.2, w.fontSize * 0.12);
-    if (
-      same &&
-      same.some((o) => Math.abs(o.x0 - w.x0) <= tol && Math.abs(o.y0 - w.y0) <= tol && Math.abs(o.x1 - w.x1) <= tol)
-    ) {
+    if (same === undefined) {
+      byText.set(w.text, w);
+      out.push(w);
       continue;
     }
-    if (same) same.push(w);
-    else byText.set(w.text, [w]);
+    const tol = Math.max(1.2, w.fontSize * 0.12);
+    if (Array.isArray(same)) {
+      if (same.some((o) => shadowOf(o, w, tol))) continue;
+      same.push(w);
+    } else {
+      if (shadowOf(same, w, tol)) continue;
+      byText.set(w.text, [same, w]);
+    }
     out.push(w);
   }
-  return out;
+  return out.length === words.length ? words : out;
+}
+
+function shadowOf(o: Word, w: Word, tol: number): boolean {
+  return Math.abs(o.x0 - w.x0) <= tol && Math.abs(o.y0 - w.y0) <= tol && Math.abs(o.x1 - w.x1) <= tol;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -521,42 +565,33 @@ function collectGraphics(
     }
   };
 
-  const walkPath = (walk: (walker: PathWalker) => void, ctm: M6, filled: boolean) => {
+  const walkPath = (walk: (points: PathPoints) => void, ctm: M6, filled: boolean) => {
     // Collect subpaths as point lists; an axis-aligned 4-corner closed subpath is a rectangle.
-    const subpaths: [number, number][][] = [];
-    let cur: [number, number][] = [];
-    let start: [number, number] | null = null;
-    let curved = false;
-    walk({
-      moveTo(x, y) {
-        if (cur.length > 1) subpaths.push(cur);
-        start = apply(ctm, x, y);
-        cur = [start];
-      },
-      lineTo(x, y) {
-        cur.push(apply(ctm, x, y));
-      },
-      curveTo(_a, _b, _c, _d, x, y) {
-        curved = true;
-        cur.push(apply(ctm, x, y));
-      },
-      closePath() {
-        if (start) cur.push(start);
-        if (cur.length > 1) subpaths.push(cur);
-        cur = start ? [start] : [];
-      },
-    });
-    if (cur.length > 1) subpaths.push(cur);
-    if (curved && !filled) return; // rounded shapes, charts: not table rules
-    for (const sp of subpaths) {
-      const rect = asRect(sp);
-      if (rect) {
-        addRect(rect[0], rect[1], rect[2], rect[3], filled);
+    const pp = pathPoints;
+    pp.reset(ctm);
+    walk(pp);
+    pp.end();
+    if (pp.curved && !filled) return; // rounded shapes, charts: not table rules
+    const { xs, ys, subs } = pp;
+    for (let s = 0; s < pp.nSubs; s++) {
+      const from = subs[2 * s];
+      const to = subs[2 * s + 1];
+      if (rectOf(xs, ys, from, to, rectBuf)) {
+        addRect(rectBuf[0], rectBuf[1], rectBuf[2], rectBuf[3], filled);
       } else if (!filled) {
-        for (let i = 1; i < sp.length; i++) addSegment(sp[i - 1][0], sp[i - 1][1], sp[i][0], sp[i][1]);
+        for (let i = from + 1; i < to; i++) addSegment(xs[i - 1], ys[i - 1], xs[i], ys[i]);
       }
     }
   };
+  const rectBuf = new Float64Array(4);
+  /** MuPDF.js's path walk fed into the point lists. */
+  const walkOf = (path: mupdf.Path) => (pp: PathPoints) =>
+    path.walk({
+      moveTo: (x, y) => pp.moveTo(x, y),
+      lineTo: (x, y) => pp.lineTo(x, y),
+      curveTo: (_a, _b, _c, _d, x, y) => pp.curveTo(x, y),
+      closePath: () => pp.closePath(),
+    });
 
   // Every wrapper MuPDF.js hands to a device callback must be destroyed before the callback
   // returns: paths recorded in a display list live inside the list's memory, and a finalizer
@@ -568,7 +603,7 @@ function collectGraphics(
         // White fills are usually cell backgrounds or erasers, not lines.
         if (color.length >= 3 && color.every((c) => c > 0.97)) return;
         if (color.length === 1 && color[0] > 0.97) return;
-        walkPath((w) => path.walk(w), ctm as M6, true);
+        walkPath(walkOf(path), ctm as M6, true);
       } finally {
         path.destroy();
         cs.destroy();
@@ -578,7 +613,7 @@ function collectGraphics(
       try {
         if (!wantRules || alpha === 0) return;
         if (color.length >= 3 && color.every((c) => c > 0.97)) return;
-        walkPath((w) => path.walk(w), ctm as M6, false);
+        walkPath(walkOf(path), ctm as M6, false);
       } finally {
         path.destroy();
         stroke.destroy();
@@ -619,9 +654,6 @@ function collectGraphics(
   return { rules: wantRules ? mergeRules(rules) : rules, invisible };
 }
 
-/** The part of MuPDF.js's path walker used here. */
-type PathWalker = Parameters<mupdf.Path["walk"]>[0];
-
 /** MuPDF.js's dispatchers, which its WASM code calls for a JS device's paths and for a path walk. */
 type Dispatch = Record<string, (...args: number[]) => void>;
 
@@ -631,12 +663,12 @@ type Dispatch = Record<string, (...args: number[]) => void>;
  * stroke), two arrays and a path table entry for each path, most of the time of ruling-line
  * detection on a page of table borders. During the run (synchronous: no other device can be
  * called) its dispatchers for fill_path, stroke_path and the path walk are swapped for ones that
- * read the matrix and colour from memory and walk the path by pointer, with the same checks as
- * the callbacks (alpha, white) and the same `walkPath`. Plain `fn` when MuPDF.js's internals are
+ * read the matrix and colour from memory and walk the path by pointer into one reused
+ * PathPoints, with the same checks as the callbacks (alpha, white) and the same `walkPath`. Plain `fn` when MuPDF.js's internals are
  * not as expected (or QUIRE_PLAIN_WALK=1).
  */
 function withRawPaths(
-  walkPath: (walk: (walker: PathWalker) => void, ctm: M6, filled: boolean) => void,
+  walkPath: (walk: (points: PathPoints) => void, ctm: M6, filled: boolean) => void,
   fn: () => void,
 ): void {
   const g = globalThis as { $libmupdf_device?: Dispatch; $libmupdf_path_walk?: Dispatch };
@@ -649,41 +681,50 @@ function withRawPaths(
     fn();
     return;
   }
-  const floats = (ptr: number, n: number) => {
+  // One matrix and one walk target, reused: the run is synchronous and paths do not nest.
+  const ctmOf = new Array<number>(6) as M6;
+  const readCtm = (ptr: number) => {
     const F = M.HEAPF32;
     const at = ptr >> 2;
-    const out: number[] = [];
-    for (let i = 0; i < n; i++) out.push(F[at + i]);
-    return out;
+    for (let i = 0; i < 6; i++) ctmOf[i] = F[at + i];
+    return ctmOf;
   };
-  let walker: PathWalker | null = null;
-  const byPointer = (path: number) => (w: PathWalker) => {
-    walker = w;
+  /** White (every component above 0.97, gray or 3+ components), read in place. */
+  const isWhite = (colors: number, n: number) => {
+    if (n !== 1 && n < 3) return false;
+    const F = M.HEAPF32;
+    const at = colors >> 2;
+    for (let i = 0; i < n; i++) if (!(F[at + i] > 0.97)) return false;
+    return true;
+  };
+  let target: PathPoints | null = null;
+  let current = 0;
+  const byPointer = (pp: PathPoints) => {
+    target = pp;
     try {
-      walkFn(path, 0);
+      walkFn(current, 0);
     } finally {
-      walker = null;
+      target = null;
     }
   };
   const saved = { fill: D.fill_path, stroke: D.stroke_path, moveto: P.moveto, lineto: P.lineto, curveto: P.curveto, closepath: P.closepath };
   D.fill_path = (_id, path, _evenOdd, ctm, _cs, n, colors, alpha) => {
     if (alpha === 0) return;
-    const color = floats(colors, n);
     // White fills are usually cell backgrounds or erasers, not lines.
-    if (color.length >= 3 && color.every((c) => c > 0.97)) return;
-    if (color.length === 1 && color[0] > 0.97) return;
-    walkPath(byPointer(path), floats(ctm, 6) as M6, true);
+    if (isWhite(colors, n)) return;
+    current = path;
+    walkPath(byPointer, readCtm(ctm), true);
   };
   D.stroke_path = (_id, path, _stroke, ctm, _cs, n, colors, alpha) => {
     if (alpha === 0) return;
-    const color = floats(colors, n);
-    if (color.length >= 3 && color.every((c) => c > 0.97)) return;
-    walkPath(byPointer(path), floats(ctm, 6) as M6, false);
+    if (n >= 3 && isWhite(colors, n)) return;
+    current = path;
+    walkPath(byPointer, readCtm(ctm), false);
   };
-  P.moveto = (_id, x, y) => walker?.moveTo?.(x, y);
-  P.lineto = (_id, x, y) => walker?.lineTo?.(x, y);
-  P.curveto = (_id, x1, y1, x2, y2, x3, y3) => walker?.curveTo?.(x1, y1, x2, y2, x3, y3);
-  P.closepath = () => walker?.closePath?.();
+  P.moveto = (_id, x, y) => target?.moveTo(x, y);
+  P.lineto = (_id, x, y) => target?.lineTo(x, y);
+  P.curveto = (_id, _x1, _y1, _x2, _y2, x3, y3) => target?.curveTo(x3, y3);
+  P.closepath = () => target?.closePath();
   try {
     fn();
   } finally {
@@ -729,23 +770,126 @@ interface DeviceCallbacks {
   ignoreText?(text: mupdf.Text, ctm: mupdf.Matrix): void;
 }
 
-function asRect(points: [number, number][]): [number, number, number, number] | null {
-  // 4 or 5 points (closed) with only axis-aligned edges.
-  let pts = points;
-  if (pts.length === 5 && near(pts[0], pts[4])) pts = pts.slice(0, 4);
-  if (pts.length !== 4) return null;
-  for (let i = 0; i < 4; i++) {
-    const a = pts[i];
-    const b = pts[(i + 1) % 4];
-    if (Math.abs(a[0] - b[0]) > 0.5 && Math.abs(a[1] - b[1]) > 0.5) return null;
+/**
+ * The points of one path's subpaths (in page space), in flat arrays reused from path to path:
+ * a page of table borders has thousands of paths. `subs` holds [from, to) point ranges of the
+ * subpaths kept (two points or more), as the walk of MuPDF.js's path gives them: a close adds
+ * the start point and the next subpath starts there again.
+ */
+class PathPoints {
+  xs = new Float64Array(64);
+  ys = new Float64Array(64);
+  n = 0;
+  subs = new Int32Array(32);
+  nSubs = 0;
+  curved = false;
+  private from = 0;
+  private hasStart = false;
+  private sx = 0;
+  private sy = 0;
+  private m: M6 = [1, 0, 0, 1, 0, 0];
+
+  reset(m: M6): void {
+    this.m = m;
+    this.n = 0;
+    this.nSubs = 0;
+    this.from = 0;
+    this.hasStart = false;
+    this.curved = false;
   }
-  const xs = pts.map((p) => p[0]);
-  const ys = pts.map((p) => p[1]);
-  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+
+  private push(x: number, y: number): void {
+    if (this.n === this.xs.length) {
+      const xs = new Float64Array(this.n * 2);
+      xs.set(this.xs);
+      const ys = new Float64Array(this.n * 2);
+      ys.set(this.ys);
+      this.xs = xs;
+      this.ys = ys;
+    }
+    this.xs[this.n] = x;
+    this.ys[this.n] = y;
+    this.n++;
+  }
+
+  private pushPage(x: number, y: number): void {
+    const m = this.m;
+    this.push(m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]);
+  }
+
+  /** Ends the current subpath: kept with two points or more, else its points are dropped. */
+  private cut(): void {
+    if (this.n - this.from > 1) {
+      if (2 * this.nSubs + 2 > this.subs.length) {
+        const subs = new Int32Array(this.subs.length * 2);
+        subs.set(this.subs);
+        this.subs = subs;
+      }
+      this.subs[2 * this.nSubs] = this.from;
+      this.subs[2 * this.nSubs + 1] = this.n;
+      this.nSubs++;
+    } else {
+      this.n = this.from;
+    }
+    this.from = this.n;
+  }
+
+  moveTo(x: number, y: number): void {
+    this.cut();
+    const m = this.m;
+    this.sx = m[0] * x + m[2] * y + m[4];
+    this.sy = m[1] * x + m[3] * y + m[5];
+    this.hasStart = true;
+    this.push(this.sx, this.sy);
+  }
+
+  lineTo(x: number, y: number): void {
+    this.pushPage(x, y);
+  }
+
+  curveTo(x: number, y: number): void {
+    this.curved = true;
+    this.pushPage(x, y);
+  }
+
+  closePath(): void {
+    if (this.hasStart) this.push(this.sx, this.sy);
+    this.cut();
+    if (this.hasStart) this.push(this.sx, this.sy);
+  }
+
+  end(): void {
+    this.cut();
+  }
 }
 
-function near(a: [number, number], b: [number, number]): boolean {
-  return Math.abs(a[0] - b[0]) < 0.5 && Math.abs(a[1] - b[1]) < 0.5;
+const pathPoints = new PathPoints();
+
+/**
+ * Whether points [from, to) are an axis-aligned rectangle: 4 corners, or 5 with the last back
+ * on the first (closed); its box goes to `out` (x0, y0, x1, y1).
+ */
+function rectOf(xs: Float64Array, ys: Float64Array, from: number, to: number, out: Float64Array): boolean {
+  let n = to - from;
+  if (n === 5 && Math.abs(xs[from] - xs[from + 4]) < 0.5 && Math.abs(ys[from] - ys[from + 4]) < 0.5) n = 4;
+  if (n !== 4) return false;
+  for (let i = 0; i < 4; i++) {
+    const a = from + i;
+    const b = from + ((i + 1) % 4);
+    if (Math.abs(xs[a] - xs[b]) > 0.5 && Math.abs(ys[a] - ys[b]) > 0.5) return false;
+  }
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let i = from; i < from + 4; i++) {
+    if (xs[i] < x0) x0 = xs[i];
+    if (xs[i] > x1) x1 = xs[i];
+    if (ys[i] < y0) y0 = ys[i];
+    if (ys[i] > y1) y1 = ys[i];
+  }
+  out[0] = x0;
+  out[1] = y0;
+  out[2] = x1;
+  out[3] = y1;
+  return true;
 }
 
 /**

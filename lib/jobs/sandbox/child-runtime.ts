@@ -88,6 +88,9 @@ export function startSandboxChild(findRunner: FindRunner): void {
         runBeside: (opId, params) => runBeside(jobId, opId, params),
       };
       const result = (await run(ctx)) ?? {};
+      // The text result is used only for `inline: true` (execute-job.ts); otherwise the output
+      // file carries it, and a long text is not copied across the channel for nothing.
+      if (result.inlineText !== undefined && (msg.params as { inline?: unknown } | null)?.inline !== true) delete result.inlineText;
       try {
         send({ type: "done", jobId, result });
       } catch (e) {
