@@ -1068,7 +1068,14 @@ function readRows(
   let consumed = start;
   // How a row reads against the columns: its cells, whether they misfit their columns and
   // whether it carries an item's amount.
+  // Read once per row: the look-aheads below ask about rows the loop reaches later.
+  const classified = new Map<Row, ReturnType<typeof classifyRow>>();
   const classify = (row: Row) => {
+    let c = classified.get(row);
+    if (!c) classified.set(row, (c = classifyRow(row)));
+    return c;
+  };
+  const classifyRow = (row: Row) => {
     const byCol = assign(row.words, cols, edges, row);
     const cell = (i: number) => (i >= 0 ? (byCol.get(i) ?? []) : []);
     const amountIn = (i: number) => {

@@ -18,6 +18,24 @@ const letterhead = [
   line(360, 54, "Date : 14/03/2024", 10),
 ];
 
+/** A French four-column table: captions at y 200, then item rows (description, quantity, unit price, amount). */
+const frTable = (captions: [string, string, string, string], rows: [string, string, string, string][]) => [
+  line(50, 200, captions[0], 8),
+  line(300, 200, captions[1], 8),
+  line(350, 200, captions[2], 8),
+  line(440, 200, captions[3], 8),
+  ...rows.flatMap(([desc, qty, price, amount], n) => [
+    line(50, 220 + n * 14, desc, 9),
+    line(302, 220 + n * 14, qty, 9),
+    line(360, 220 + n * 14, price, 9),
+    line(444, 220 + n * 14, amount, 9),
+  ]),
+];
+const lampRows: [string, string, string, string][] = [
+  ["Lampe de bureau", "2", "50,00", "100,00"],
+  ["Abat-jour", "1", "20,00", "20,00"],
+];
+
 describe("a header whose captions are stacked over several lines", () => {
   // "Total / (EUR)" is on the first and third caption lines: no single line names the column.
   const header = [
@@ -164,18 +182,7 @@ describe("cells of the item rows", () => {
   it("after a discount row, a row with an amount but no quantity or unit price is an adjustment, not an item", () => {
     const got = items([
       ...letterhead,
-      line(50, 200, "Désignation", 8),
-      line(300, 200, "Qté", 8),
-      line(360, 200, "P.U. HT", 8),
-      line(440, 200, "Montant HT", 8),
-      line(50, 220, "Lampe de bureau", 9),
-      line(302, 220, "2", 9),
-      line(360, 220, "50,00", 9),
-      line(440, 220, "100,00", 9),
-      line(50, 234, "Abat-jour", 9),
-      line(302, 234, "1", 9),
-      line(360, 234, "20,00", 9),
-      line(440, 234, "20,00", 9),
+      ...frTable(["Désignation", "Qté", "P.U. HT", "Montant HT"], lampRows),
       line(80, 270, "REMISE : REMISE COMMERCIALE", 9),
       line(444, 270, "-5,00", 9),
       line(80, 300, "CHARGE : FRAIS DEPLACEMENT", 9),
@@ -188,18 +195,7 @@ describe("cells of the item rows", () => {
   it("captions OCR ran together ('P.U.HT(EUR)', 'Montant(EUR)') still name their columns", () => {
     const got = items([
       ...letterhead,
-      line(50, 200, "Désignation", 8),
-      line(300, 200, "Qté", 8),
-      line(350, 200, "P.U.HT(EUR)", 8),
-      line(440, 200, "Montant(EUR)", 8),
-      line(50, 220, "Lampe de bureau", 9),
-      line(302, 220, "2", 9),
-      line(360, 220, "50,00", 9),
-      line(444, 220, "100,00", 9),
-      line(50, 234, "Abat-jour", 9),
-      line(302, 234, "1", 9),
-      line(360, 234, "20,00", 9),
-      line(444, 234, "20,00", 9),
+      ...frTable(["Désignation", "Qté", "P.U.HT(EUR)", "Montant(EUR)"], lampRows),
       line(350, 270, "TOTAL HT 120,00", 10),
     ]);
     expect(got.map((i) => [i.unitPrice, i.total])).toEqual([
