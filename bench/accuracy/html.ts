@@ -5,7 +5,7 @@
  * unless --profiles is given), renders the HTML in Chromium at 1024 px width and the PDF page
  * with MuPDF at the same size, and prints
  *   - text F1: the HTML's words (text of the page element, split at whitespace) against the
- *     PDF's words (MuPDF's structured text split at whitespace and at gaps of half an em or
+ *     PDF's words (MuPDF's structured text split at whitespace and at gaps of 0.4 em or
  *     more, a word overprinted at its own place counted once; see pdfWords), as multisets,
  *     NFKC-normalised;
  *   - offset: median distance (px) between the centres of matched words' boxes, words matched
@@ -74,8 +74,9 @@ const norm = (s: string) => s.normalize("NFKC");
 
 /**
  * The PDF's words in pixels at `scale`: MuPDF's structured text split at whitespace and at
- * visible gaps (≥ 0.5 em along the line, either way: glyphs set apart by positioning, with no
- * space character, which MuPDF leaves in one word), a word drawn twice at the same place
+ * visible gaps (≥ 0.4 em along the line, either way: glyphs set apart by positioning, with no
+ * space character, which MuPDF leaves in one word; wider than a word space in any text face,
+ * 0.25–0.33 em, and well above poppler's word break at 0.1 em), a word drawn twice at the same place
  * (overprinted for a bolder look or a shadow) counted once — the words a reader sees.
  */
 function pdfWords(page: mupdf.Page, scale: number): Box[] {
@@ -102,7 +103,7 @@ function pdfWords(page: mupdf.Page, scale: number): Box[] {
         const along = [0, 2, 4, 6].map((k) => quad[k] * dir[0] + quad[k + 1] * dir[1]);
         const lo = Math.min(...along);
         const hi = Math.max(...along);
-        if (last && Math.max(lo - last.hi, last.lo - hi) >= 0.5 * size) flush();
+        if (last && Math.max(lo - last.hi, last.lo - hi) >= 0.4 * size) flush();
         last = { lo, hi };
         const xs = [quad[0], quad[2], quad[4], quad[6]].map((v) => (v - bx0) * scale);
         const ys = [quad[1], quad[3], quad[5], quad[7]].map((v) => (v - by0) * scale);

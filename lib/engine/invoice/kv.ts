@@ -134,7 +134,10 @@ export function valuesFor(occ: LabelOccurrence, layout: Layout, labelSegs: Set<n
       out.push({ occ, direction: "right", text: right.text, words: right.words, box: right, seg: right });
     }
   }
-  if (isLast && occ.inline === "") {
+  // A date has digits: a date label whose inline text has none ("Data e hora da emissão da
+  // NFS-e", "Date of issue (dd/mm/yyyy)") is qualified, not answered; its value may stand under it.
+  const qualified = occ.hit.label.kind === "date" && !/\d/.test(occ.inline) && occ.inline.length <= 40;
+  if (isLast && (occ.inline === "" || qualified)) {
     const lh = layout.lineHeight;
     // A form grid (a row of captions over a row of values, each in its box): the label's cell
     // runs from its left edge to the next caption of its row, and a value anywhere inside it

@@ -38,6 +38,8 @@ const defs: [string, LabelKind, number, string[]][] = [
       `factuur${SP}(?:nummer|nr\\.?|no\\.?|number)`,
       `(?:factura|fattura|fatura)${SP}${NO}`,
       `n\\.?o\\.?${SP}(?:factura|fattura)`,
+      // Brazil's fiscal documents: "Número da NFS-e", "Número da NF-e", "Número da nota fiscal".
+      `numero${SP}(?:d[ao]\\s+)?(?:nfs-?e|nf-?e|nota\\s+fiscal(?:\\s+de\\s+servicos?)?(?:\\s+eletronica)?)`,
       `(?:beleg|dokument)${SP}(?:nummer|nr\\.?)|numero\\s+(?:del?\\s+)?documento|n\\.?o\\.?${SP}documento|document${SP}(?:number|no\\.?)`,
     ],
   ],
@@ -58,7 +60,7 @@ const defs: [string, LabelKind, number, string[]][] = [
       "date\\s+(?:de\\s+)?(?:la\\s+)?facture|date\\s+d'emission|date\\s+de\\s+facturation",
       "rechnungs\\s*-?\\s*datum|ausstellungsdatum|ausgestellt\\s+am|beleg\\s*-?\\s*datum|dokumenten?datum|datum\\s+der\\s+rechnung",
       "factuur\\s*-?\\s*datum",
-      "fecha\\s+(?:de\\s+)?(?:la\\s+)?(?:factura|emision)|data\\s+(?:della\\s+)?fattura|data\\s+(?:d[ae]\\s+)?emissao|data\\s+(?:di\\s+)?emissione",
+      "fecha\\s+(?:de\\s+)?(?:la\\s+)?(?:factura|emision)|data\\s+(?:della\\s+)?fattura|data\\s+(?:e\\s+hora\\s+)?(?:d[ae]\\s+)?emissao|data\\s+(?:di\\s+)?emissione",
       "emissao|emision|emissione|date\\s+d'emission",
     ],
   ],
@@ -211,7 +213,7 @@ const defs: [string, LabelKind, number, string[]][] = [
       "factur(?:e|er)\\s+a|adresse\\s+de\\s+facturation|adresse\\s+(?:du\\s+)?client|kundenadresse|kundenanschrift|klantadres|direccion\\s+del\\s+cliente|indirizzo\\s+(?:del\\s+)?cliente|endereco\\s+do\\s+cliente|destinataire|rechnungs(?:adresse|anschrift|empfanger)|kunde|empfanger",
       "factuuradres|factuur\\s+aan|facturar\\s+a|cobrar\\s+a|cliente|destinatario|intestatario",
       // Section headings that name the buyer's role ("Informationen zum Käufer", "Buyer information").
-      "k(?:a|ae)ufer|acheteur|comprador|acquirente|koper|afnemer",
+      "k(?:a|ae)ufer|acheteur|comprador|acquirente|adquirente|tomador(?:\\s+(?:do|dos|de)\\s+servicos?)?|koper|afnemer",
       "(?:informationen|angaben|daten)\\s+zu[mr]\\s+(?:k(?:a|ae)ufer|kunden|rechnungsempf(?:a|ae)nger|leistungsempf(?:a|ae)nger)",
       "(?:informations?|donnees|coordonnees)\\s+(?:de\\s+l'|sur\\s+l')?(?:acheteur|client)|(?:buyer|customer)\\s+(?:information|details|data)",
       "(?:informacion|datos)\\s+del\\s+(?:comprador|cliente)|(?:informacoes|dados)\\s+do\\s+(?:comprador|cliente|destinatario)|gegevens\\s+(?:van\\s+de\\s+)?(?:koper|klant)",
@@ -236,7 +238,7 @@ const defs: [string, LabelKind, number, string[]][] = [
       "from|seller|vendor|supplier|sold\\s+by|issued\\s+by|bill(?:ed)?\\s+from|service\\s+provider|provider|merchant",
       "pay\\s+to|remit\\s+to|remittance\\s+address|make\\s+(?:checks|cheques)\\s+payable\\s+to",
       "auftragnehmer|cedente(?:\\s*\\/\\s*prestatore)?|prestatore|prestador(?:\\s+(?:do|dos|de)\\s+servicos?)?|afzender|emitente",
-      "fournisseur|vendeur|emetteur|prestataire|lieferant|verk(?:a|ae)ufer|absender|rechnungssteller|rechnungsaussteller|leistungserbringer|leverancier|verkoper|proveedor|vendedor|emisor|fornitore|venditore",
+      "fournisseur|vendeur|emetteur|prestataire|lieferant|verk(?:a|ae)ufer|absender|rechnungssteller|rechnungsaussteller|leistungserbringer|leverancier|verkoper|proveedor|vendedor|emisor|fornitore|venditore|fornecedor",
       // Section headings that name the seller's role.
       "(?:informationen|angaben|daten)\\s+zu[mr]\\s+(?:verk(?:a|ae)ufer|lieferanten|rechnungssteller|leistungserbringer)",
       "(?:informations?|donnees|coordonnees)\\s+(?:du\\s+|sur\\s+le\\s+)?(?:vendeur|fournisseur)|(?:seller|supplier|vendor)\\s+(?:information|details|data)",

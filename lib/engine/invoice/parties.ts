@@ -824,9 +824,15 @@ export function looksLikeAddressBlock(lines: string[]): boolean {
   );
 }
 
+const NAME_WORD =
+  "(?:name|full\\s+name|company(?:\\s+name)?|firmenname|firma|nom|raison\\s+sociale|d[ée]nomination(?:\\s+sociale)?|raz[oó]n\\s+social|nombre|ragione\\s+sociale|denominazione|naam|bedrijfsnaam|nome(?:\\s+empresarial)?|raz[aã]o\\s+social)";
 /** A form caption that introduces a party's name ("Name:", "Firmenname:", "Raison sociale :"). */
-const NAME_CAPTION =
-  /^(?:name|full\s+name|company(?:\s+name)?|firmenname|firma|nom|raison\s+sociale|d[ée]nomination(?:\s+sociale)?|raz[oó]n\s+social|nombre|ragione\s+sociale|denominazione|naam|bedrijfsnaam|nome|raz[aã]o\s+social)\s*:\s*(.*)$/iu;
+const NAME_CAPTION = new RegExp(`^${NAME_WORD}\\s*:\\s*(.*)$`, "iu");
+/**
+ * A cell caption that is nothing but name captions, its value in the cell under it ("Nome / Nome
+ * Empresarial" over the company's name, "Company name" over it): a label, never the name.
+ */
+const NAME_CAPTION_CELL = new RegExp(`^${NAME_WORD}(?:\\s*[/|]\\s*${NAME_WORD})*\\s*:?$`, "iu");
 
 /**
  * The name captioned inside a role section ("Informationen zum Käufer" → "Name: Beispielkunde"):
@@ -861,18 +867,24 @@ export function captionedName(occ: LabelOccurrence, layout: Layout): { name: str
       break;
     last = row.y1;
     for (let i = 0; i < segs.length; i++) {
-      const m = NAME_CAPTION.exec(segs[i].text.trim());
-      if (!m) continue;
-      let value = m[1].trim();
+      const caption = segs[i].text.trim();
+      const m = NAME_CAPTION.exec(caption);
+      let value = m ? m[1].trim() : "";
       let box: Box = segs[i];
-      if (!value && segs[i + 1]) {
+      if (m && !value && segs[i + 1]) {
         value = segs[i + 1].text.trim();
         box = segs[i + 1];
+      } else if (!m && NAME_CAPTION_CELL.test(caption)) {
+        const under = cellUnder(page, r, segs[i], lh);
+        if (under) {
+          value = under.text.trim();
+          box = under;
+        }
       }
-      if (value && !notAPartyName(value) && !NAME_CAPTION.test(value)) {
+      if (value && !notAPartyName(value) && !NAME_CAPTION.test(value) && !NAME_CAPTION_CELL.test(value)) {
         // A company caption ("Firmenname", "Raison sociale") names the party; a bare "Name" may
         // be its contact person's: keep looking for a company caption in the section.
-        if (COMPANY_CAPTION.test(fold(segs[i].text.trim()))) return { name: value, box };
+        if (COMPANY_CAPTION.test(fold(caption)) || COMPANY_CELL.test(fold(caption))) return { name: value, box };
         personal ??= { name: value, box };
       }
     }
@@ -882,3 +894,13 @@ export function captionedName(occ: LabelOccurrence, layout: Layout): { name: str
 
 const COMPANY_CAPTION =
   /^(?:company(?:\s+name)?|firmenname|firma|unternehmen|raison\s+sociale|denomination(?:\s+sociale)?|razon\s+social|denominacion(?:\s+social)?|ragione\s+sociale|denominazione|bedrijfsnaam|handelsnaam|razao\s+social|empresa)\s*:/;
+/** A cell caption naming a company's name among its alternatives ("Nome / Nome Empresarial"). */
+const COMPANY_CELL =
+  /(?:^|[/|]\s*)(?:company(?:\s+name)?|firmenname|firma|raison\s+sociale|denomination(?:\s+sociale)?|razon\s+social|ragione\s+sociale|bedrijfsnaam|razao\s+social|nome\s+empresarial)\s*:?\s*(?:$|[/|])/;
+
+/** The segment in the row right under a caption cell that starts under it (its value). */
+function cellUnder(page: Layout["pages"][number], row: number, caption: Box, lh: number): Segment | undefined {
+  const next = page.rows[row + 1];
+  if (!next || next.y0 - caption.y1 > lh * 1.5) return undefined;
+  return next.segments.find((s) => Math.abs(s.x0 - caption.x0) < lh * 1.2 && s.x0 < caption.x1);
+}

@@ -180,6 +180,43 @@ describe("captions inside a role section", () => {
     expect(b.customer?.billTo?.name).toBe("Schulte Bau GmbH");
   });
 
+  // A form of caption cells over value cells (Brazil's DANFSe, German and French form layouts):
+  // the name caption has no colon and its value stands under it; so do the number and the date,
+  // whose captions may carry a qualifier without digits.
+  const grids = {
+    de: { title: "Rechnung", no: "Rechnungsnummer", date: "Rechnungsdatum (TT.MM.JJJJ)", seller: "LIEFERANT", buyer: "KÄUFER", name: "Firmenname / Name", place: "Ort", total: "Gesamtbetrag", dateText: "05.03.2025" },
+    fr: { title: "Facture", no: "Numéro de facture", date: "Date de facture (JJ/MM/AAAA)", seller: "FOURNISSEUR", buyer: "ACHETEUR", name: "Raison sociale", place: "Ville", total: "Total TTC", dateText: "05/03/2025" },
+    en: { title: "Invoice", no: "Invoice number", date: "Invoice date (DD/MM/YYYY)", seller: "SUPPLIER", buyer: "BUYER", name: "Company name", place: "City", total: "Total due", dateText: "05/03/2025" },
+    pt: { title: "DANFSe", no: "Número da NFS-e", date: "Data e hora da emissão da NFS-e", seller: "PRESTADOR / FORNECEDOR", buyer: "TOMADOR / ADQUIRENTE", name: "Nome / Nome Empresarial", place: "Município / Sigla UF", total: "Valor total", dateText: "05/03/2025 10:00:00" },
+  };
+  for (const [language, g] of Object.entries(grids)) {
+    it(`${language}: caption cells over value cells — '${g.name}' over the name is a label, the value under it the name`, async () => {
+      const { makeTextPdf } = await import("@/tests/helpers/invoice-fixtures");
+      const cells = (y: number, pairs: [number, string][]) => pairs.map(([x, text]) => ({ x, y, text, size: 8 }));
+      const party = (y: number, heading: string, name: string, vat: string, place: string) => [
+        ...cells(y, [[50, heading], [250, "VAT / USt-IdNr."], [420, "Telefon / Phone"]]),
+        ...cells(y + 12, [[250, vat], [420, "+49 231 123456"]]),
+        ...cells(y + 28, [[50, g.name], [250, g.place]]),
+        ...cells(y + 40, [[50, name], [250, place]]),
+      ];
+      const items = [
+        { x: 50, y: 40, text: g.title, size: 16, bold: true },
+        ...cells(70, [[50, g.no], [250, g.date]]),
+        ...cells(82, [[50, "RE-2025-0815"], [250, g.dateText]]),
+        ...party(120, g.seller, "Brandt Metallbau GmbH", "DE123456789", "Dortmund"),
+        ...party(200, g.buyer, "Schulte Bau GmbH", "DE987654321", "Essen"),
+        { x: 300, y: 300, text: g.total, size: 9 },
+        { x: 545, y: 300, text: "1.428,00 €", size: 9, right: true },
+      ];
+      const res = await readInvoice(await makeTextPdf([items]), { noLlm: true });
+      const b = res.body as Record<string, any>;
+      expect(b.vendor?.name).toBe("Brandt Metallbau GmbH");
+      expect(b.customer?.billTo?.name).toBe("Schulte Bau GmbH");
+      expect(b.invoice?.invoiceNo).toBe("RE-2025-0815");
+      expect(b.invoice?.invoiceDate).toBe("2025-03-05");
+    });
+  }
+
   it("placeholders are not names", async () => {
     const { notAPartyName } = await import("@/lib/engine/lexicon/invoice-fields");
     for (const t of ["nicht vorhanden", "n/a", "N/A", "non renseigné", "não informado", "niet beschikbaar", "—"])
