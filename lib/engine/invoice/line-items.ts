@@ -731,9 +731,21 @@ export function findLineItems(
       const cols = readHeader(page.rows[i], page.width);
       if (cols) headerRows.push({ i, first: i, cols });
     }
-    // A table running on from the previous page without a repeated header.
-    if (open && !open.closed && open.lastPage === page.index - 1 && headerRows.length === 0) {
-      const { items, closed, used, footers, taxRows } = readRows(page.rows, 0, open.columns, page.width, decimal, lh);
+    // A table running on from the previous page without a repeated header: the page's rows, or
+    // those above the page's first header when that header is another kind of table (a VAT
+    // breakdown: no description or quantity where the items have one). Above a repeated item
+    // header stands the page's letterhead, not items.
+    const first = headerRows[0];
+    const otherKind =
+      !!first &&
+      !!open &&
+      !sameColumns(open.columns, first.cols) &&
+      (["description", "quantity"] as const).some(
+        (role) => open.columns.some((c) => c.role === role) && !first.cols.some((c) => c.role === role),
+      );
+    if (open && !open.closed && open.lastPage === page.index - 1 && (headerRows.length === 0 || otherKind)) {
+      const above = headerRows.length === 0 ? page.rows : page.rows.slice(0, headerRows[0].first);
+      const { items, closed, used, footers, taxRows } = readRows(above, 0, open.columns, page.width, decimal, lh);
       if (items.length > 0) {
         pendingTax.get(open)?.push(...taxRows);
         open.items.push(...items);
@@ -741,9 +753,9 @@ export function findLineItems(
         open.rows.push(...used);
         open.pages.push(page.index);
         open.lastPage = page.index;
-        open.closed = closed;
+        open.closed = closed || headerRows.length > 0;
       }
-      continue;
+      if (headerRows.length === 0) continue;
     }
     let r = 0;
     for (const h of headerRows) {
@@ -915,7 +927,11 @@ function dropNonItems(
   };
   const continuations = priced >= 2;
   const descKey = descKeys.find((k) => cols.find((c) => c.key === k)?.role === "description") ?? descKeys[0];
-  for (const it of items) {
+  // A row at a page break: the last row of its page or the first of the next.
+  const atPageBreak = (k: number) =>
+    (k > 0 && items[k - 1].box.page !== items[k].box.page) ||
+    (k + 1 < items.length && items[k + 1].box.page !== items[k].box.page);
+  for (const [k, it] of items.entries()) {
     const a = amount(it);
     if (continuations && !a && !positiveQty(it)) {
       const prev = out[out.length - 1];
@@ -925,7 +941,11 @@ function dropNonItems(
     }
     if (bare(it) && a) {
       const desc = descKeys.map((k) => it.values[k] ?? "").join(" ");
-      const carried = (out.length >= 2 && Math.abs(a.value - sum) < 0.015) || (lastCarry !== undefined && Math.abs(a.value - lastCarry) < 0.015);
+      // Carried after one item only at a page break: a bare row costing what the one item above
+      // costs is otherwise as likely an item of its own.
+      const carried =
+        ((out.length >= 2 || (out.length === 1 && atPageBreak(k))) && Math.abs(a.value - sum) < 0.015) ||
+        (lastCarry !== undefined && Math.abs(a.value - lastCarry) < 0.015);
       if (carried) {
         lastCarry = a.value;
         continue;

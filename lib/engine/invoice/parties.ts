@@ -181,7 +181,7 @@ function splitLines(lines: BlockLine[]): BlockLine[] {
   return out;
 }
 
-const ATTN_RE = /^(?:attn|attention|c\/o|z\.?\s?hd\.?|t\.?a\.?v\.?|a\.?\s?l'attention\s+de)[.:]?\s+/i;
+const ATTN_RE = /^(?:attn|attention|c\/o|z\.?\s?hd\.?|t\.?a\.?v\.?|[aà]\.?\s?l['’]attention\s+de)[.:]?\s+/i;
 
 /** Reads name, address, contacts and tax id from the lines of a block. */
 export function parseParty(rawLines: BlockLine[], withName = true): PartyResult {
@@ -684,9 +684,18 @@ export function vendorCandidates(
     // issuer, unless the block itself carries the issuer's contacts, tax id or bank.
     const inWindow =
       b.x0 < first.width * 0.45 && b.y0 > H * 0.11 && b.y0 < H * 0.32 && rest.some((t) => isAddressLine(t));
-    if (inWindow && !context.buyerLabelled && !why.some((w) => w === "contact" || w === "tax id" || w === "bank")) {
+    const issuerSigns = why.some((w) => w === "contact" || w === "tax id" || w === "bank");
+    if (inWindow && !context.buyerLabelled && !issuerSigns) {
       base -= 3;
       why.push("address window");
+    }
+    // A block with an attention line ("z. Hd. Frau Weber", "Attn: Accounts Payable", "À
+    // l'attention de …") is addressed to someone: it is the addressee wherever it is set
+    // (Swiss and French letters put the window on the right, where letterheads also stand).
+    const addressed = b.lines.slice(0, idx + 3).some((l) => ATTN_RE.test(fold(l.text.trim())));
+    if (addressed && !inWindow && !issuerSigns) {
+      base -= 3;
+      why.push("attention line");
     }
     const merged: HeadBlock = below
       ? {

@@ -152,6 +152,19 @@ describe("rows the item table's columns let through that are not items", () => {
       expect(num(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
     });
 
+    it(`${language}: two items split by a page break: the carried sum after the one item above is not an item`, async () => {
+      const { g, body } = await parse({ language, layout: "stacked", seed: 7039, items: 2, carryForward: true });
+      const items = body.lineItems.flat() as Record<string, string>[];
+      expect(g.items).toHaveLength(2);
+      expect(items.map((i) => num(i.total))).toEqual(g.items.map((i) => i.total));
+    });
+
+    it(`${language}: a table continued on page 2 without its header, a VAT table under it: the items above that table count`, async () => {
+      const { g, body } = await parse({ language, layout: "stacked", seed: 7018, items: 3, carryForward: true, vatTable: true });
+      const items = body.lineItems.flat() as Record<string, string>[];
+      expect(items.map((i) => num(i.total))).toEqual(g.items.map((i) => i.total));
+    });
+
     it(`${language}: the legal footer (VAT id, IBAN split by the column edges) under a table continued on page 2`, async () => {
       const { g, body } = await parse({ language, layout: "classic", seed: 2, items: 6, carryForward: true, footerEveryPage: true });
       const items = body.lineItems.flat() as Record<string, string>[];

@@ -151,6 +151,20 @@ describe("an office-suite template: the vendor's block where a window address wo
   }
 });
 
+describe("an addressee set where letterheads stand", () => {
+  // The issuer only in the legal footer (a logo, no sender line), the addressee on the right
+  // (Swiss and French window position) with an attention line: the block is addressed to a
+  // person at the buyer, so it is the buyer's, not the issuer's letterhead.
+  for (const language of ["de", "fr", "en"] as const) {
+    it(`${language}: the right-hand block with '${{ de: "z. Hd.", fr: "À l'attention de", en: "Attn:" }[language]}' is the buyer; the footer's company the vendor`, async () => {
+      const { g, t, body } = await parse({ language, layout: "classic", seed: 3067, logoHead: true, noSenderLine: true, windowRight: true });
+      expect(g.customer.person).toMatch(/^(?:z\. Hd\.|À l'attention de|Attn:)/);
+      expect(body.vendor?.name).toBe(t.vendor);
+      expect(body.customer?.billTo?.name).toBe(t.customer);
+    });
+  }
+});
+
 describe("captions inside a role section", () => {
   it("a company caption beats a contact person's 'Name:'; a placeholder is never a name", async () => {
     const { makeTextPdf } = await import("@/tests/helpers/invoice-fixtures");
