@@ -7,6 +7,7 @@
  */
 import type { Box, Layout, Row, Segment } from "@/lib/engine/invoice/layout";
 import type { Column, LineItem, LineItemTable } from "@/lib/engine/invoice/line-items";
+import { isTaxRateText } from "@/lib/engine/invoice/line-items";
 import { pickAmount, type DecimalMark } from "@/lib/engine/invoice/amounts";
 import { fold, hasLetter } from "@/lib/engine/invoice/text-utils";
 
@@ -203,7 +204,10 @@ export function findHeaderlessItems(
         amountCell &&
         hasLetter(first.text) &&
         first.text.trim().length >= 3 &&
-        !(label && (NOT_ITEM_FIELDS.has(label.field) || label.weight >= 2));
+        !(label && (NOT_ITEM_FIELDS.has(label.field) || label.weight >= 2)) &&
+        // "plus 20 % VAT on 7,173.54 | 1,434.71": a tax row under the items, not one of them (with
+        // it the run would add up to the gross).
+        !isTaxRateText(first.text);
       const aligned = (c: Cand[]) => c.length === 0 || Math.abs(c[0].amount.x1 - last.x1) < lh * 1.5;
       if (row.y0 - lastY > lh * 3) close();
       if (itemLike && aligned(run) && (run.length === 0 || Math.abs(first.x0 - run[0].desc.x0) < lh * 0.8)) {

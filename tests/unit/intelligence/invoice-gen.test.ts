@@ -159,6 +159,12 @@ describe("rows the item table's columns let through that are not items", () => {
       expect(items.map((i) => num(i.total))).toEqual(g.items.map((i) => i.total));
     });
 
+    it(`${language}: items without a header row, then 'plus 20 % VAT on …' in the same column: the tax row is not an item`, async () => {
+      const { g, body } = await parse({ language, layout: "sentence", seed: 2079, headerless: true, basesOnly: true, prepaid: true, totalsInColumns: true, footerSentence: true });
+      const items = body.lineItems.flat() as Record<string, string>[];
+      expect(items.map((i) => num(i.total))).toEqual(g.items.map((i) => i.total));
+    });
+
     it(`${language}: a table continued on page 2 without its header, a VAT table under it: the items above that table count`, async () => {
       const { g, body } = await parse({ language, layout: "stacked", seed: 7018, items: 3, carryForward: true, vatTable: true });
       const items = body.lineItems.flat() as Record<string, string>[];
