@@ -44,6 +44,7 @@ import {
   COMPANY_SUFFIX,
   captionedName,
   documentDomains,
+  footerAddressLines,
   looksLikeAddressBlock,
   nameTokens,
   pageBlocks,
@@ -1155,12 +1156,9 @@ function vendorFromCandidate(
     r.sources.name = vc.box;
     if (vc.why.includes("footer")) {
       const rest = lines[0]?.text.slice(lines[0].text.indexOf(vc.name) + vc.name.length) ?? "";
-      const parts = rest
-        .split(/\s+[-–•·|]\s+|\s*[•·|]\s*/)
-        .map((p) => p.trim())
-        .filter(Boolean);
+      const parts = footerAddressLines(rest);
       if (!r.party.address && parts.length > 0) {
-        const addr = parseAddress(parts.filter((p) => !/capital|rcs|siret|tva|vat|tel|fax|@/i.test(p)));
+        const addr = parseAddress(parts);
         if (addr?.address.city) r.party.address = addr.address;
       }
     }

@@ -532,6 +532,39 @@ function headOfLine(text: string): string {
     .trim();
 }
 
+/**
+ * The address in the rest of a footer line after the vendor's name ("…, Lindenstraße 12, 20095
+ * Hamburg, Sitz der Gesellschaft: Hamburg, Amtsgericht Hamburg HRB 12345"): its fields without the
+ * legal ones (register, court, capital, tax ids), captioned ones and contacts; after an office
+ * caption ("registered office: 21 Wharf Road, London") only what follows it. Fields next to each
+ * other stay one line ("Springfield, IL 62701").
+ */
+export function footerAddressLines(rest: string): string[] {
+  let out: string[] = [];
+  for (const part of rest.split(/\s+[-–•·|]\s+|\s*[•·|]\s*/)) {
+    let run: string[] = [];
+    const flush = () => {
+      if (run.length > 0) out.push(run.join(", "));
+      run = [];
+    };
+    for (const raw of part.split(/\s*[,;]\s+/)) {
+      let field = raw.replace(/^[,;\s]+|[,;\s]+$/g, "");
+      const office = OFFICE_RE.exec(field);
+      if (office) {
+        out = [];
+        run = [];
+        field = field.slice(office[0].length).trim();
+      }
+      const legal = LEGAL_RE.test(fold(field)) || /^\p{L}[\p{L}\s.'’-]*:/u.test(field);
+      const contact = /@|\b(?:tel|fax|phone|iban|bic|swift)\b|^www\./i.test(field);
+      if (field === "" || legal || contact) flush();
+      else run.push(field);
+    }
+    flush();
+  }
+  return out;
+}
+
 /** A legal-form name's own clause: "… au capital de 10 000 €", "… mit Sitz in Hamburg". */
 const CAPITAL_CLAUSE = /\s+(?:au|with|mit|met|con|com)\s+(?:(?:un\s+)?capital|stammkapital|sitz|share\s+capital)\b.*$/i;
 

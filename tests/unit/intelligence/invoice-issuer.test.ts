@@ -42,10 +42,17 @@ describe("the issuer named only by a comma-separated return-address line or a le
         { logoHead: true, windowRight: true, senderCommas: true, footerSentence: true },
       ]) {
         it(`${language} seed ${seed} ${Object.keys(v).join("+")}: the vendor is the issuer, the addressee the bill-to`, async () => {
-          const { t, body } = await parse({ language, layout: "classic", seed, ...v });
+          const { g, t, body } = await parse({ language, layout: "classic", seed, ...v });
           expect(body.vendor?.name).toBe(t.vendor);
           expect(body.customer?.billTo?.name).toBe(t.customer);
           expect(Number(body.paymentDetails?.total)).toBeCloseTo(t.total, 2);
+          if ("noSenderLine" in v) {
+            // The footer sentence is the only place of the vendor's address: its street and city,
+            // without the register, court or capital clause around them.
+            const a = body.vendor?.address ?? {};
+            expect(a.streetAddress).toBe(g.vendor.street);
+            expect(`${a.postalCode} ${a.city}`.split(" ").sort()).toEqual(g.vendor.city.split(" ").sort());
+          }
         });
       }
 });
