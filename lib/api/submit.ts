@@ -11,9 +11,10 @@ import type { OperationDefinition } from "@/lib/operations/types";
 import { getConfig } from "@/lib/core/config";
 import { releaseCredits, reserveCredits } from "@/lib/credits/ledger";
 import { reserveOutput } from "@/lib/storage/local-store";
-import { countWorkingJobs, insertJob } from "@/lib/jobs/job-store";
+import { countWorkingJobs, insertJob, type JobRow } from "@/lib/jobs/job-store";
+import { instanceId } from "@/lib/jobs/lease";
 import { metrics } from "@/lib/core/metrics";
-import { executeJob, sealPayload } from "@/lib/jobs/execute-job";
+import { executeClaimedJob, sealPayload } from "@/lib/jobs/execute-job";
 import { enqueueJob } from "@/lib/jobs/queue";
 import { getRequestContext } from "@/lib/core/request-context";
 
@@ -120,76 +121,81 @@ export async function submitOperation(
   await checkConcurrentJobs(caller.accountId);
   const jobId = crypto.randomUUID();
   const reserve = op.cost.perCall + op.cost.perPage;
+  const jobValues = (promised?: { id: string; name: string; url: string }) => ({
+    id: jobId,
+    accountId: caller.accountId,
+    apiKeyId: caller.keyId,
+    operation: op.id,
+    path: op.path,
+    status: "working" as const,
+    isAsync,
+    via: caller.via,
+    source: typeof params.url === "string" ? redactUrlCredentials(params.url).slice(0, 2000) : null,
+    request: redactParams(params),
+    payload: sealPayload({
+      params,
+      promised: promised && { id: promised.id, name: promised.name },
+      requestId: getRequestContext()?.requestId,
+      publicUrl: getRequestContext()?.publicUrl,
+    }),
+    callbackUrl: isAsync && typeof params.callback === "string" ? params.callback : null,
+    promisedUrl: promised?.url ?? null,
+  });
+  if (!isAsync) {
+    // A call answered now: the reservation and the job's row, already owned by this process,
+    // in one transaction, and the job runs here at once.
+    const now = new Date();
+    let inserted: JobRow | undefined;
+    await reserveCredits(caller.accountId, jobId, reserve, op.id, async (tx) => {
+      inserted = await insertJob({ ...jobValues(), owner: instanceId(), heartbeatAt: now, startedAt: now }, tx);
+    });
+    const ac = new AbortController();
+    const timer = setTimeout(() => ac.abort(), cfg.syncTimeoutMs);
+    let row;
+    try {
+      // The row as the job left it (executeJob reads it back only when it did not finish it itself).
+      row = await executeClaimedJob(inserted!, ac.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+    const result = { ...(row.result as Record<string, unknown>) };
+    result.duration = Date.now() - started;
+    return { status: typeof result.status === "number" ? result.status : 200, body: result };
+  }
   const remaining = await reserveCredits(caller.accountId, jobId, reserve, op.id);
   try {
-    let promised: { id: string; name: string; url: string } | undefined;
-    if (isAsync) {
-      const minutes = Math.min(Number(params.expiration ?? cfg.outputLinkDefaultMinutes), cfg.outputLinkMaxMinutes);
-      const rf = op.resultFileFor?.(params) ?? op.resultFile;
-      const multiple = op.resultFile?.multiple;
-      const name = multiple
-        ? `${(params.name as string | undefined)?.replace(/\.[^.]*$/, "") || "result"}-urls.json`
-        : op.resultFileFor
-          ? rf!.name
-          : (params.name as string | undefined) || rf?.name || "result.json";
-      promised = await reserveOutput(
-        caller.accountId,
+    const minutes = Math.min(Number(params.expiration ?? cfg.outputLinkDefaultMinutes), cfg.outputLinkMaxMinutes);
+    const rf = op.resultFileFor?.(params) ?? op.resultFile;
+    const multiple = op.resultFile?.multiple;
+    const name = multiple
+      ? `${(params.name as string | undefined)?.replace(/\.[^.]*$/, "") || "result"}-urls.json`
+      : op.resultFileFor
+        ? rf!.name
+        : (params.name as string | undefined) || rf?.name || "result.json";
+    const promised = await reserveOutput(
+      caller.accountId,
+      jobId,
+      name,
+      rf && !multiple ? rf.contentType : "application/json",
+      new Date(Date.now() + minutes * 60_000),
+    );
+    await insertJob(jobValues(promised));
+    await enqueueJob(jobId);
+    return {
+      status: 200,
+      body: {
         jobId,
-        name,
-        rf && !multiple ? rf.contentType : "application/json",
-        new Date(Date.now() + minutes * 60_000),
-      );
-    }
-    await insertJob({
-      id: jobId,
-      accountId: caller.accountId,
-      apiKeyId: caller.keyId,
-      operation: op.id,
-      path: op.path,
-      status: "working",
-      isAsync,
-      via: caller.via,
-      source: typeof params.url === "string" ? redactUrlCredentials(params.url).slice(0, 2000) : null,
-      request: redactParams(params),
-      payload: sealPayload({
-        params,
-        promised: promised && { id: promised.id, name: promised.name },
-        requestId: getRequestContext()?.requestId,
-        publicUrl: getRequestContext()?.publicUrl,
-      }),
-      callbackUrl: isAsync && typeof params.callback === "string" ? params.callback : null,
-      promisedUrl: promised?.url ?? null,
-    });
-    if (isAsync) {
-      await enqueueJob(jobId);
-      return {
-        status: 200,
-        body: {
-          jobId,
-          ...(op.alwaysAsync ? {} : { url: promised!.url, name: promised!.name }),
-          error: false,
-          status: op.alwaysAsync ? "created" : 200,
-          message: op.alwaysAsync ? "Created" : undefined,
-          credits: reserve,
-          remainingCredits: remaining,
-          duration: Date.now() - started,
-        },
-      };
-    }
+        ...(op.alwaysAsync ? {} : { url: promised.url, name: promised.name }),
+        error: false,
+        status: op.alwaysAsync ? "created" : 200,
+        message: op.alwaysAsync ? "Created" : undefined,
+        credits: reserve,
+        remainingCredits: remaining,
+        duration: Date.now() - started,
+      },
+    };
   } catch (e) {
     await releaseCredits(caller.accountId, jobId);
     throw e;
   }
-  const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(), cfg.syncTimeoutMs);
-  let row;
-  try {
-    // The row as the job left it (executeJob reads it back only when it did not finish it itself).
-    row = await executeJob(jobId, ac.signal);
-  } finally {
-    clearTimeout(timer);
-  }
-  const result = { ...(row.result as Record<string, unknown>) };
-  result.duration = Date.now() - started;
-  return { status: typeof result.status === "number" ? result.status : 200, body: result };
 }

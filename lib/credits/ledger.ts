@@ -12,7 +12,7 @@ import { cachedBalance, rememberBalance } from "@/lib/db/embedded-cache";
  * locks the account row first, so concurrent requests can never take the balance below zero.
  */
 
-type Tx = Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0];
+export type Tx = Parameters<Parameters<Awaited<ReturnType<typeof getDb>>["transaction"]>[0]>[0];
 
 async function lockBalance(tx: Tx, accountId: string): Promise<number> {
   const r = await tx.execute(sql`select balance from accounts where id = ${accountId} for update`);
@@ -55,16 +55,27 @@ export async function getBalance(accountId: string): Promise<number> {
   return Number(r[0]?.balance ?? 0);
 }
 
-/** Reserves `amount` for a job before any work; 402 when the balance is too low. */
-export async function reserveCredits(accountId: string, jobId: string, amount: number, operation: string) {
+/**
+ * Reserves `amount` for a new job before any work; 402 when the balance is too low. The balance
+ * is taken in one conditional update (its row lock orders concurrent reservations), the ledger
+ * row written beside it; `alsoInTx` (the job's row) commits with them or not at all.
+ */
+export async function reserveCredits(
+  accountId: string,
+  jobId: string,
+  amount: number,
+  operation: string,
+  alsoInTx?: (tx: Tx) => Promise<void>,
+) {
   const db = await getDb();
   return remember(accountId, db.transaction(async (tx) => {
-    const balance = await lockBalance(tx, accountId);
-    const existing = await rows<{ amount: number }>(
-      tx.execute(sql`select amount from credit_ledger where job_id = ${jobId} and kind = 'reserve'`),
+    const taken = await rows<{ balance: string | number }>(
+      tx.execute(
+        sql`update accounts set balance = balance - ${amount} where id = ${accountId} and balance >= ${amount} returning balance`,
+      ),
     );
-    if (existing.length) return balance;
-    if (balance < amount) {
+    if (!taken.length) {
+      const balance = await lockBalance(tx, accountId); // 401 when there is no such account
       throw new QuireError(
         402,
         `Not enough credits: this call needs ${amount} and the account has ${balance}. Ask an administrator for more credits.`,
@@ -73,8 +84,8 @@ export async function reserveCredits(accountId: string, jobId: string, amount: n
     await tx.execute(
       sql`insert into credit_ledger (account_id, kind, amount, job_id, operation) values (${accountId}, 'reserve', ${-amount}, ${jobId}, ${operation})`,
     );
-    await tx.execute(sql`update accounts set balance = balance - ${amount} where id = ${accountId}`);
-    return balance - amount;
+    if (alsoInTx) await alsoInTx(tx);
+    return Number(taken[0].balance);
   }));
 }
 

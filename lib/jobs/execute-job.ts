@@ -10,12 +10,12 @@ import { getOperation } from "@/lib/operations/registry";
 import { validateParams } from "@/lib/operations/wire";
 import { takesSeveralFiles, type OperationDefinition } from "@/lib/operations/types";
 import type { RunResult, SourceFile } from "@/lib/operations/runner-types";
-import { fillReservedOutput, resolveOwnFile, safeFileName, storeOutputs } from "@/lib/storage/local-store";
+import { fillReservedOutput, resolveOwnFile, resolveOwnFiles, safeFileName, storeOutputs } from "@/lib/storage/local-store";
 import { fileLinkOf, findAccountFileByUrl } from "@/lib/storage/files";
 import { egressDownloadToFile, egressFetch, fileNameFromResponse } from "@/lib/egress";
 import { decryptData, encryptData } from "@/lib/engine/crypto/aes-data";
 import { getSandboxPool } from "./sandbox-pool";
-import { claimJob, handBackJob, leaseSettings, releaseJob, shutdownSignal } from "./lease";
+import { adoptJob, claimJob, handBackJob, leaseSettings, releaseJob, shutdownSignal } from "./lease";
 import { finishJob, getJob, type JobRow } from "./job-store";
 import { log } from "@/lib/core/log";
 import { metrics } from "@/lib/core/metrics";
@@ -53,6 +53,19 @@ export async function executeJob(jobId: string, signal?: AbortSignal): Promise<J
   const row = await getJob(jobId);
   if (!row) throw new Error(`job ${jobId} not found`);
   if (row.status !== "working") return row;
+  return executeRow(row, signal, false);
+}
+
+/**
+ * executeJob for a row this process inserted already owned (owner, heartbeat and start time set
+ * in the transaction of its reservation: a synchronous call), without reading it back or claiming it.
+ */
+export function executeClaimedJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
+  return executeRow(row, signal, true);
+}
+
+function executeRow(row: JobRow, signal: AbortSignal | undefined, claimed: boolean): Promise<JobRow> {
+  const jobId = row.id;
   let ctx: { requestId?: string; publicUrl?: string } = {};
   try {
     ctx = openPayload(row.payload);
@@ -62,15 +75,16 @@ export async function executeJob(jobId: string, signal?: AbortSignal): Promise<J
   const outer = getRequestContext();
   return runWithContext(
     { requestId: ctx.requestId ?? outer?.requestId ?? `job-${jobId}`, publicUrl: ctx.publicUrl ?? outer?.publicUrl, jobId },
-    () => runJob(row, signal),
+    () => runJob(row, signal, claimed),
   );
 }
 
-async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
+async function runJob(row: JobRow, signal: AbortSignal | undefined, claimed: boolean): Promise<JobRow> {
   const jobId = row.id;
   // This process owns the job now (heartbeat, start time); another run of it already ended → nothing to do.
-  const started = Date.now();
-  if (!(await claimJob(jobId, new Date(started)))) return (await getJob(jobId)) ?? row;
+  const started = claimed ? (row.startedAt?.getTime() ?? Date.now()) : Date.now();
+  if (claimed) adoptJob(jobId);
+  else if (!(await claimJob(jobId, new Date(started)))) return (await getJob(jobId)) ?? row;
   log.info(`job started: ${row.operation}`);
   const cfg = getConfig();
   // Every job ends: past JOB_DEADLINE_MS it is stopped whatever it is waiting for; on SIGTERM
@@ -159,7 +173,9 @@ async function runJob(row: JobRow, signal?: AbortSignal): Promise<JobRow> {
   } finally {
     clearTimeout(deadlineTimer);
     releaseJob(jobId);
-    await fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
+    // Not awaited: the answer does not wait for the folder to go (a crash leaves it to the
+    // start-up sweep of DATA_DIR/tmp).
+    void fsp.rm(workDir, { recursive: true, force: true }).catch(() => {});
   }
   return finished ?? (await getJob(jobId))!;
 }
@@ -171,6 +187,9 @@ export class JobHandedBack extends Error {
     this.name = "JobHandedBack";
   }
 }
+
+/** From this many sources on, the work budget is measured by two sandbox children at once. */
+const BUDGET_SPLIT_AT = 8;
 
 /**
  * Before the work: the sources are measured in the sandbox (pages of PDFs, images and frames of
@@ -190,21 +209,30 @@ async function checkBudgetAndReserve(
 ): Promise<void> {
   if (!sources.length) return;
   const passwords = Array.isArray(params.passwords) ? (params.passwords as unknown[]).map((p) => (typeof p === "string" ? p : "")) : undefined;
-  const measured = await getSandboxPool().run(
-    {
-      opId: "work-budget",
-      params: { password: typeof params.password === "string" ? params.password : undefined, passwords },
-      sources,
-      workDir,
-    },
-    {
-      signal,
-      fetchUrl: async () => {
-        throw new QuireError(500, "Internal error: the work budget fetches nothing.");
+  const budgetParams = { password: typeof params.password === "string" ? params.password : undefined, passwords };
+  const measure = (first: number, part: SourceFile[]) =>
+    getSandboxPool().run(
+      { opId: "work-budget", params: { ...budgetParams, first, of: sources.length }, sources: part, workDir },
+      {
+        signal,
+        fetchUrl: async () => {
+          throw new QuireError(500, "Internal error: the work budget fetches nothing.");
+        },
+        priority: row.isAsync ? "background" : "interactive",
       },
-      priority: row.isAsync ? "background" : "interactive",
+    );
+  // Many sources (a merge) are measured by two sandbox children at once; the first failure in
+  // source order is the answer, as when one child measures them all.
+  const half = sources.length >= BUDGET_SPLIT_AT ? Math.ceil(sources.length / 2) : sources.length;
+  const parts = half < sources.length ? [sources.slice(0, half), sources.slice(half)] : [sources];
+  const settled = await Promise.allSettled(parts.map((part, k) => measure(k * half, part)));
+  const failed = settled.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
+  const measured = {
+    fields: {
+      pages: settled.flatMap((r) => (r.status === "fulfilled" ? ((r.value.fields?.pages as Array<number | null> | undefined) ?? []) : [])),
     },
-  );
+  };
   if (op.cost.perPage <= 0) return;
   const counted = (measured.fields?.pages as Array<number | null> | undefined) ?? [];
   const known = counted.filter((n): n is number => typeof n === "number");
@@ -256,12 +284,15 @@ async function fetchSources(
   if (urls.length === 0) throw new QuireError(400, "url: give the URL of the source file");
   if (urls.length > 500) throw new QuireError(454, `url: at most 500 ${op.input === "images" ? "images" : "files"} per call`);
   const auth = basicAuthOf(params);
+  // Quire's own links, all looked up at once (one query for a merge of many stored files).
+  const owned = await resolveOwnFiles(urls.map((u) => (/^filetoken:\/\//i.test(u) ? "" : u)));
   const fetchOne = async (i: number, url: string): Promise<SourceFile> => {
     const dest = path.join(workDir, `source-${i}`);
-    const own = /^filetoken:\/\//i.test(url) ? await ownStoredFile(accountId, url) : await resolveOwnFile(url);
+    const own = /^filetoken:\/\//i.test(url) ? await ownStoredFile(accountId, url) : owned[i];
     let name: string, contentType: string;
     if (own) {
-      await own.saveTo(dest);
+      // Sources are only read (a decrypted one is written anew, replaceFile): a link, no copy.
+      await own.linkTo(dest);
       name = own.row.name;
       contentType = own.row.contentType;
     } else {
@@ -287,7 +318,7 @@ async function fetchSources(
         key: String(profiles.DataDecryptionKey ?? ""),
         iv: String(profiles.DataDecryptionIV ?? ""),
       });
-      await fsp.writeFile(dest, plain);
+      await replaceFile(dest, plain);
     }
     const size = (await fsp.stat(dest)).size;
     return { path: dest, name: safeFileName(name, `source-${i}`), contentType, size, url };
@@ -311,6 +342,15 @@ async function fetchSources(
   await Promise.all(lanes);
   if (failures.size > 0) throw failures.get(Math.min(...failures.keys()));
   return out;
+}
+
+/**
+ * Writes a file under a new inode (write beside, rename over): a source can be a hard link to a
+ * stored file (the disk store's linkTo), and writing through that link would change the stored file.
+ */
+async function replaceFile(file: string, bytes: Uint8Array): Promise<void> {
+  await fsp.writeFile(`${file}.new`, bytes);
+  await fsp.rename(`${file}.new`, file);
 }
 
 /** A `filetoken://TOKEN` source: one of the account's stored files (404 for any other token). */
@@ -379,7 +419,7 @@ async function buildSuccess(
       if (transforms) {
         const { bytes, transformed } = transformOutput(await fsp.readFile(o.path), profiles);
         if (transformed) {
-          await fsp.writeFile(o.path, bytes);
+          await replaceFile(o.path, bytes);
           contentType = profiles?.outputDataFormat === "base64" ? "text/plain" : "application/octet-stream";
         }
       }

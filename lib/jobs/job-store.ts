@@ -6,9 +6,14 @@ import { cachedFinishedJob, rememberFinishedJob } from "@/lib/db/embedded-cache"
 
 export type JobRow = typeof jobs.$inferSelect;
 
-export async function insertJob(values: typeof jobs.$inferInsert) {
-  const db = await getDb();
-  await db.insert(jobs).values(values);
+/** Inserts a job row (in `tx` when given: with its credit reservation) and returns it as stored. */
+export async function insertJob(
+  values: typeof jobs.$inferInsert,
+  tx?: Pick<Awaited<ReturnType<typeof getDb>>, "insert">,
+): Promise<JobRow> {
+  const db = tx ?? (await getDb());
+  const [row] = await db.insert(jobs).values(values).returning();
+  return row;
 }
 
 export async function getJob(id: string): Promise<JobRow | null> {

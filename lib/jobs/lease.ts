@@ -91,6 +91,12 @@ export async function claimJob(jobId: string, startedAt?: Date): Promise<boolean
   return true;
 }
 
+/** A job inserted already owned by this process (a synchronous call): heartbeats as if claimed. */
+export function adoptJob(jobId: string): void {
+  running().add(jobId);
+  startHeartbeat();
+}
+
 /** The job ended here (finished, failed or handed back). */
 export function releaseJob(jobId: string): void {
   running().delete(jobId);

@@ -16,6 +16,15 @@ export function createDiskStore(dataDir: string): ObjectStore {
     const s = await fsp.stat(fileOf(key)).catch(() => null);
     return s?.isFile() ? { size: s.size } : null;
   };
+  const saveTo = async (key: string, destPath: string) => {
+    try {
+      await fsp.copyFile(fileOf(key), destPath);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw e;
+    }
+  };
   return {
     kind: "local",
     async putFile(key, srcPath, _contentType, opts = {}) {
@@ -55,15 +64,18 @@ export function createDiskStore(dataDir: string): ObjectStore {
       const s = await stat(key);
       return s ? { body: fs.createReadStream(fileOf(key)), size: s.size } : null;
     },
-    async saveTo(key, destPath) {
+    async linkTo(key, destPath) {
       try {
-        await fsp.copyFile(fileOf(key), destPath);
+        await fsp.link(fileOf(key), destPath);
+        // Stored files never change: read-only, so a write through the link fails loudly.
+        await fsp.chmod(destPath, 0o444);
         return true;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
-        throw e;
+        return saveTo(key, destPath); // another file system, or links not allowed: a copy
       }
     },
+    saveTo,
     stat,
     async move(fromKey, toKey) {
       const dest = fileOf(toKey);

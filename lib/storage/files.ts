@@ -125,6 +125,8 @@ export interface OwnFile {
   row: FileRow;
   /** Copies the bytes to a local file (the sandbox reads files on disk). */
   saveTo(destPath: string): Promise<void>;
+  /** The bytes at a local path without a copy where the store can (a hard link): only read it. */
+  linkTo(destPath: string): Promise<void>;
   read(): Promise<Buffer>;
   /** A stream of the bytes. */
   open(): Promise<Readable>;
@@ -157,7 +159,37 @@ export async function isOwnLink(url: string): Promise<boolean> {
  * URL), the stored file behind it, read from the store directly rather than over the network.
  */
 export async function resolveOwnFile(url: string): Promise<OwnFile | null> {
-  const found = await findOwnLink(url);
+  return ownFileOf(await findOwnLink(url));
+}
+
+/**
+ * resolveOwnFile for many URLs at once (a merge of 50 files): Quire's /files links are looked up
+ * in one query; the store's presigned URLs one by one. One entry per URL, null where it is none.
+ */
+export async function resolveOwnFiles(urls: string[]): Promise<Array<OwnFile | null>> {
+  const links = urls.map((url) => {
+    try {
+      const u = new URL(url);
+      return parseStorageLink(u.pathname, u.searchParams, "get");
+    } catch {
+      return null;
+    }
+  });
+  const ids = [...new Set(links.flatMap((l) => (l ? [l.id] : [])))];
+  const byId = new Map<string, FileRow>();
+  if (ids.length > 0) {
+    const db = await getDb();
+    for (const row of await db.select().from(files).where(inArray(files.id, ids))) byId.set(row.id, row);
+  }
+  return Promise.all(
+    urls.map((url, i) => {
+      const link = links[i];
+      return link ? ownFileOf(byId.get(link.id) ?? null) : resolveOwnFile(url);
+    }),
+  );
+}
+
+async function ownFileOf(found: FileRow | null): Promise<OwnFile | null> {
   if (!found || found.expiresAt.getTime() < Date.now()) return null;
   const row = await completeUpload(found);
   if (!row.complete) return null;
@@ -169,6 +201,9 @@ export async function resolveOwnFile(url: string): Promise<OwnFile | null> {
     row,
     async saveTo(dest) {
       if (!(await store.saveTo(key, dest))) throw missing();
+    },
+    async linkTo(dest) {
+      if (!(await (store.linkTo ? store.linkTo(key, dest) : store.saveTo(key, dest)))) throw missing();
     },
     async read() {
       const o = await store.open(key);

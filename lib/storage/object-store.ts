@@ -23,6 +23,12 @@ export interface ObjectStore {
   open(key: string): Promise<{ body: Readable; size: number; contentType?: string } | null>;
   /** Copies the object to a local file; false when it is not there. */
   saveTo(key: string, destPath: string): Promise<boolean>;
+  /**
+   * Local stores: gives the object a second name at `destPath` (a hard link: no bytes copied),
+   * copying it where a link cannot be made (another file system); false when it is not there.
+   * The file is shared with the store: whoever holds the link must only read it.
+   */
+  linkTo?(key: string, destPath: string): Promise<boolean>;
   stat(key: string): Promise<{ size: number; contentType?: string } | null>;
   /** Gives an object another key (the store's copy + delete where it has no rename). */
   move(fromKey: string, toKey: string): Promise<void>;

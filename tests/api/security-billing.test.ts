@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import { startQuire, waitForJob, type QuireServer } from "../helpers/quire-server";
-import { uploadBytes } from "../helpers/api-client";
-import { makePdf } from "../helpers/pdf-fixtures";
+import { download, uploadBytes } from "../helpers/api-client";
+import { makePdf, pageTexts } from "../helpers/pdf-fixtures";
 import { makeInflationBombPdf } from "../helpers/bomb-fixtures";
 import { operations } from "@/lib/operations/registry";
 
@@ -75,6 +75,28 @@ describe("billing never passes the balance", () => {
     expect(r.status).toBe(413);
     expect(r.body.message).toMatch(/MAX_PAGES/);
     expect(await balance(key)).toBe(10_000);
+  }, 120_000);
+});
+
+describe("the work budget of many inputs (measured by two sandbox children)", () => {
+  it("a merge of 9 inputs with a bomb as the 8th: 413 naming file #8, nothing charged; without it the pages are counted and charged", async () => {
+    const key = await userKey(1000);
+    const bomb = await uploadBytes(q, await makeInflationBombPdf(1200 * 1024 * 1024), "bomb.pdf");
+    const inputs: string[] = [];
+    for (let n = 0; n < 9; n++) inputs.push(await uploadBytes(q, makePdf({ pages: 2, text: (i) => `In${n + 1}p${i + 1}` }), `in-${n + 1}.pdf`));
+    const withBomb = [...inputs];
+    withBomb[7] = bomb;
+    const r = await q.api("/v1/pdf/merge", { json: { url: withBomb.join(",") }, key });
+    expect(r.status).toBe(413);
+    expect(r.body.message).toMatch(/^file #8 \(bomb\.pdf\) inflates to more than/);
+    expect(await balance(key)).toBe(1000);
+    const ok = await q.api("/v1/pdf/merge", { json: { url: inputs.join(",") }, key });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    // perCall 1 + perPage 1 × 18 pages, counted before the work from both halves.
+    expect(ok.body.credits).toBe(19);
+    expect(await balance(key)).toBe(1000 - 19);
+    const merged = pageTexts((await download(ok.body.url)).bytes).map((t) => t.trim());
+    expect(merged).toEqual(Array.from({ length: 18 }, (_, k) => `In${Math.floor(k / 2) + 1}p${(k % 2) + 1}`));
   }, 120_000);
 });
 

@@ -196,6 +196,8 @@ describe(`API spine (${process.env.QUIRE_TEST_PG_URL ? "PostgreSQL" : "PGlite"})
     const d = crypto.createDecipheriv("aes-256-cbc", Buffer.from(key), Buffer.from(iv));
     const plain = Buffer.concat([d.update(Buffer.from(b64, "base64")), d.final()]);
     expect(pageTexts(plain).map((t) => t.trim())).toEqual(["Page 2"]);
+    // The source was decrypted into a file of the job's own: the stored upload is as it was sent.
+    expect(Buffer.compare((await download(src)).bytes, encrypted)).toBe(0);
   });
 
   it("uploads: POST /v1/file/upload (multipart) and /v1/file/upload/base64 give usable URLs", async () => {

@@ -11,6 +11,9 @@ export interface WorkBudgetParams {
   password?: string;
   /** merge's passwords, one per input. */
   passwords?: string[];
+  /** When the sources are a slice of a job's (measured in parts): the index of the first, and how many the job has. */
+  first?: number;
+  of?: number;
 }
 
 /**
@@ -33,7 +36,7 @@ export const run: Runner<WorkBudgetParams> = async (ctx) => {
     const bytes = await readFile(source.path);
     let doc;
     try {
-      doc = openPdf(bytes, ctx.params.passwords?.[i] ?? ctx.params.password);
+      doc = openPdf(bytes, ctx.params.passwords?.[(ctx.params.first ?? 0) + i] ?? ctx.params.password);
     } catch (e) {
       if (isQuireError(e) && e.status !== 500) {
         pages.push(null);
@@ -42,7 +45,8 @@ export const run: Runner<WorkBudgetParams> = async (ctx) => {
       throw e;
     }
     try {
-      const label = ctx.sources.length > 1 ? `file #${i + 1} (${source.name})` : "the PDF";
+      const n = (ctx.params.first ?? 0) + i;
+      const label = (ctx.params.of ?? ctx.sources.length) > 1 ? `file #${n + 1} (${source.name})` : "the PDF";
       const m = await checkPdfWork(doc, limits, label);
       pages.push(m.pages);
     } finally {

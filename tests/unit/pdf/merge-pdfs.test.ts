@@ -1,4 +1,8 @@
 import * as mupdf from "mupdf";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { listFields } from "@/lib/engine/pdf/list-fields";
 import { PdfMerger, type MergeOptions } from "@/lib/engine/pdf/merge-pdfs";
@@ -36,6 +40,32 @@ function outlineOf(bytes: Uint8Array) {
 }
 
 describe("PdfMerger", () => {
+  test("the output's page tree is one flat /Kids array: each page's /Parent is the root, /Count the pages, and qpdf finds no fault", () => {
+    const inputs = Array.from({ length: 12 }, (_, n) => ({ bytes: makePdf({ pages: 3, text: (i) => `F${n + 1}-${i + 1}` }) }));
+    const { bytes } = merge(inputs);
+    expect(pageTexts(bytes).map((t) => t.trim())).toEqual(inputs.flatMap((_, n) => [1, 2, 3].map((i) => `F${n + 1}-${i}`)));
+    const doc = new mupdf.PDFDocument(Buffer.from(bytes));
+    try {
+      const root = doc.getTrailer().get("Root", "Pages");
+      const kids = root.get("Kids");
+      expect(root.get("Count").asNumber()).toBe(36);
+      expect(kids.length).toBe(36);
+      for (let i = 0; i < kids.length; i++) expect(kids.get(i).get("Parent").asIndirect()).toBe(root.asIndirect());
+    } finally {
+      doc.destroy();
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "merge-tree-"));
+    try {
+      fs.writeFileSync(path.join(dir, "m.pdf"), bytes);
+      const r = spawnSync("qpdf", ["--check", path.join(dir, "m.pdf")], { encoding: "utf8" });
+      if (r.error) return; // qpdf not installed: the checks above stand
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/No syntax or stream encoding errors/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("pages of every input, in order", () => {
     const a = makePdf({ pages: 2, text: (i) => `A${i + 1}` });
     const b = makePdf({ pages: 3, text: (i) => `B${i + 1}` });
