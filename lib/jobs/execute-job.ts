@@ -228,13 +228,10 @@ async function checkBudgetAndReserve(
   const settled = await Promise.allSettled(parts.map((part, k) => measure(k * half, part)));
   const failed = settled.find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
-  const measured = {
-    fields: {
-      pages: settled.flatMap((r) => (r.status === "fulfilled" ? ((r.value.fields?.pages as Array<number | null> | undefined) ?? []) : [])),
-    },
-  };
   if (op.cost.perPage <= 0) return;
-  const counted = (measured.fields?.pages as Array<number | null> | undefined) ?? [];
+  const counted = settled.flatMap((r) =>
+    r.status === "fulfilled" ? ((r.value.fields?.pages as Array<number | null> | undefined) ?? []) : [],
+  );
   const known = counted.filter((n): n is number => typeof n === "number");
   if (!known.length) return;
   const total = known.reduce((a, b) => a + b, 0);

@@ -133,6 +133,16 @@ export interface OwnFile {
 }
 
 /** The row and object key behind a Quire /files link or the store's presigned GET URL; null otherwise. */
+/** The valid, unexpired Quire GET link in `url`, if it is one. */
+function ownGetLink(url: string): ParsedLink | null {
+  try {
+    const u = new URL(url);
+    return parseStorageLink(u.pathname, u.searchParams, "get");
+  } catch {
+    return null;
+  }
+}
+
 async function findOwnLink(url: string): Promise<FileRow | null> {
   let u: URL;
   try {
@@ -140,7 +150,7 @@ async function findOwnLink(url: string): Promise<FileRow | null> {
   } catch {
     return null;
   }
-  const link = parseStorageLink(u.pathname, u.searchParams, "get");
+  const link = ownGetLink(url);
   if (link) return getFileRow(link.id);
   const key = await (await getObjectStore()).presign?.keyOf(u);
   const m = key ? /^([0-9a-f]{32})\/([^/]+)$/.exec(key) : null;
@@ -167,14 +177,7 @@ export async function resolveOwnFile(url: string): Promise<OwnFile | null> {
  * in one query; the store's presigned URLs one by one. One entry per URL, null where it is none.
  */
 export async function resolveOwnFiles(urls: string[]): Promise<Array<OwnFile | null>> {
-  const links = urls.map((url) => {
-    try {
-      const u = new URL(url);
-      return parseStorageLink(u.pathname, u.searchParams, "get");
-    } catch {
-      return null;
-    }
-  });
+  const links = urls.map(ownGetLink);
   const ids = [...new Set(links.flatMap((l) => (l ? [l.id] : [])))];
   const byId = new Map<string, FileRow>();
   if (ids.length > 0) {
