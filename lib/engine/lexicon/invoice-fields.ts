@@ -25,6 +25,13 @@ const HEADING_WORDS = [
   "ubersicht", "zusammenfassung", "seite", "kopie", "anlage", "positionen", "einzelpositionen",
   "recapitulatif", "resume", "detail", "copie", "annexe",
   "resumen", "pagina", "copia", "riepilogo", "overzicht", "samenvatting", "resumo",
+  // qualifiers of captions ("Additional address", "Erweiterte Adresse", "Autres informations")
+  "additional", "further", "extended", "other", "weitere", "erweiterte", "zusatzliche", "sonstige",
+  "autres", "complementaire", "complementaires", "adicional", "adicionales", "otros", "aggiuntive",
+  "aggiuntivo", "altri", "aanvullende", "overige", "adicionais", "outros", "complementar",
+  // the carrier's role ("Carrier", "Spediteur", "Transportador"): never the vendor or bill-to
+  "carrier", "shipper", "forwarder", "spediteur", "frachtfuhrer", "transporteur", "transportista",
+  "vettore", "vervoerder", "transportadora", "transportador",
   // party-role headings
   "seller", "vendor", "supplier", "issuer", "buyer", "customer", "client", "recipient", "consignee",
   "bill", "to", "ship", "sold", "from", "payee", "payer", "billing", "shipping", "delivery", "address",
@@ -57,6 +64,14 @@ const HEADING_WORDS = [
 ];
 const HEADING_SET = new Set(HEADING_WORDS);
 
+const NEAR_MIN = 8;
+/** Every heading word of NEAR_MIN − 1 letters or more with one letter deleted. */
+const HEADING_DELETES = new Set(
+  HEADING_WORDS.filter((w) => w.length >= NEAR_MIN - 1 && /^\p{L}+$/u.test(w)).flatMap((w) =>
+    Array.from({ length: w.length }, (_, i) => w.slice(0, i) + w.slice(i + 1)),
+  ),
+);
+
 /** Folded heading words that name the seller's role (a section under one of these is the vendor). */
 export const SELLER_HEADINGS = [
   "seller", "vendor", "supplier", "issuer", "from", "payee", "sold by", "bill from",
@@ -86,7 +101,35 @@ export function isHeadingOnly(text: string): boolean {
     .split(/\s+/)
     .filter(Boolean);
   if (words.length === 0) return true;
-  return words.every((w) => HEADING_SET.has(w) || HEADING_SET.has(w.replace(/-/g, "")));
+  if (words.every(isHeadingWord)) return true;
+  // A title set letter by letter ("I N V O I C E", "R E C H N U N G"), or broken up by OCR
+  // ("FACTU U R"): its letters joined are one heading word.
+  if (words.length >= 2 && words.length <= 16 && words.every((w) => w.length <= 5)) {
+    const joined = words.join("").replace(/-/g, "");
+    if (joined.length >= 5 && isHeadingWord(joined)) return true;
+  }
+  return false;
+}
+
+function isHeadingWord(w: string): boolean {
+  return HEADING_SET.has(w) || HEADING_SET.has(w.replace(/-/g, "")) || nearHeadingWord(w);
+}
+
+/**
+ * A long heading word misread by one letter, as OCR does with umlauts and accents
+ * ("Verkiufer" for "Verkäufer", "Rechnungempfanger" for "Rechnungsempfänger"): one letter
+ * dropped, added or replaced (symmetric deletes: the word or one of its one-letter deletions
+ * meets a heading word or one of its one-letter deletions). Only words of NEAR_MIN letters or
+ * more, where one letter does not make another common word.
+ */
+function nearHeadingWord(w: string): boolean {
+  if (w.length < NEAR_MIN || !/^\p{L}+$/u.test(w)) return false;
+  if (HEADING_DELETES.has(w)) return true;
+  for (let i = 0; i < w.length; i++) {
+    const d = w.slice(0, i) + w.slice(i + 1);
+    if (HEADING_SET.has(d) || HEADING_DELETES.has(d)) return true;
+  }
+  return false;
 }
 
 /** A token that is an identifier, not a word of a name: "BILL/2022/0002", "INV-2024-00005", "0102.345". */
@@ -118,6 +161,8 @@ export function notAPartyName(text: string): boolean {
   if (/:\s*$/.test(t)) return true;
   if (isHeadingOnly(t)) return true;
   if (PLACEHOLDER.test(fold(t))) return true;
+  // A contact address: an e-mail (OCR may space one side: "tina @tester.de") or a web address.
+  if (/\S@\s?\S|\S\s?@\S|(?:^|\s)www\.\S|https?:\/\//i.test(t)) return true;
   // A contact line ("Contact: Jean Dupont", "Buyer contact name, Buyer dep", "Ihr Ansprechpartner …")
   // names a person to ask, not the party (unless a legal form says it is a company).
   if (CONTACT_LINE.test(fold(t)) && !LEGAL_FORM.test(fold(t))) return true;

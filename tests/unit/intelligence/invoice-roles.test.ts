@@ -237,6 +237,18 @@ describe("captions inside a role section", () => {
       expect(notAPartyName(t)).toBe(true);
     expect(notAPartyName("Brandt Metallbau GmbH")).toBe(false);
   });
+
+  it("OCR's misreadings of headings, letter-spaced titles and contact addresses are not names", async () => {
+    const { notAPartyName, isHeadingOnly } = await import("@/lib/engine/lexicon/invoice-fields");
+    // One letter misread (umlaut, dropped letter), a title spaced out or broken up by OCR.
+    for (const t of ["Informationen zum Verkiufer", "Erweitere Adresse Rechnungempfanger", "FACTU U R.", "I N V O I C E", "R E C H N U N G"])
+      expect(isHeadingOnly(t)).toBe(true);
+    // E-mail (also spaced on one side by OCR) and web addresses.
+    for (const t of ["tina @tester.de", "info@acme.de", "www.acme.de", "https://acme.de"]) expect(notAPartyName(t)).toBe(true);
+    // Names stay names: short words are matched exactly, a free-standing "@" is not an e-mail.
+    for (const t of ["Brandt Metallbau GmbH", "Kunden Service", "A B C", "Coolblue B.V.", "Amazon.com", "Acme @ Home Ltd", "Lieferanten"])
+      expect(notAPartyName(t)).toBe(false);
+  });
 });
 
 describe("an item table without a header row", () => {
