@@ -118,9 +118,9 @@ function isHeadingWord(w: string): boolean {
 /**
  * A long heading word misread by one letter, as OCR does with umlauts and accents
  * ("Verkiufer" for "Verkäufer", "Rechnungempfanger" for "Rechnungsempfänger"): one letter
- * dropped, added or replaced (symmetric deletes: the word or one of its one-letter deletions
- * meets a heading word or one of its one-letter deletions). Only words of NEAR_MIN letters or
- * more, where one letter does not make another common word.
+ * dropped, added or replaced, or two neighbours swapped (symmetric deletes: the word or one of
+ * its one-letter deletions meets a heading word or one of its one-letter deletions). Only words
+ * of NEAR_MIN letters or more, where one letter seldom makes another common word.
  */
 function nearHeadingWord(w: string): boolean {
   if (w.length < NEAR_MIN || !/^\p{L}+$/u.test(w)) return false;
@@ -161,8 +161,7 @@ export function notAPartyName(text: string): boolean {
   if (/:\s*$/.test(t)) return true;
   if (isHeadingOnly(t)) return true;
   if (PLACEHOLDER.test(fold(t))) return true;
-  // A contact address: an e-mail (OCR may space one side: "tina @tester.de") or a web address.
-  if (/\S@\s?\S|\S\s?@\S|(?:^|\s)www\.\S|https?:\/\//i.test(t)) return true;
+  if (CONTACT_ADDRESS.test(t)) return true;
   // A contact line ("Contact: Jean Dupont", "Buyer contact name, Buyer dep", "Ihr Ansprechpartner …")
   // names a person to ask, not the party (unless a legal form says it is a company).
   if (CONTACT_LINE.test(fold(t)) && !LEGAL_FORM.test(fold(t))) return true;
@@ -183,6 +182,13 @@ export function notAPartyName(text: string): boolean {
   if (tokens.length >= 5 && words.some((w) => SENTENCE_WORDS.has(w))) return true;
   return false;
 }
+
+/**
+ * A contact address on the line: an e-mail, also with OCR's space on one side of "@" ("tina
+ * @tester.de", which invoice/values.ts's EMAIL_RE does not take), or a web address written as one
+ * (www., http). A bare domain is not enough: "Amazon.com", "Booking.com B.V." are names.
+ */
+const CONTACT_ADDRESS = /\S@\s?\S|\S\s?@\S|(?:^|\s)www\.\S|https?:\/\//i;
 
 const CONTACT_LINE =
   /(?:^|\s)(?:contact|kontakt(?:person)?|ansprechpartner(?:in)?|contacto|contatto|contactpersoon|interlocuteur|persona\s+de\s+contacto)(?=[\s:.,]|$)/;
